@@ -1,0 +1,85 @@
+"""The backend protocol and shared helpers for backend modules."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from satrules.exceptions import BackendUnavailableError
+from satrules.ir import Model, Solution
+
+__all__ = ["Backend", "BackendBase", "hint_values", "package_version"]
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """What every backend provides.
+
+    ``name`` is the canonical registry name, ``native`` the IR kinds handled
+    without lowering, ``install`` the command that installs the engine.
+    Engine options are keyword arguments of the constructor; ``solve`` takes
+    the options common to all backends.
+    """
+
+    name: ClassVar[str]
+    native: ClassVar[frozenset[str]]
+    install: ClassVar[str]
+
+    @classmethod
+    def available(cls) -> bool: ...
+
+    @classmethod
+    def version(cls) -> str: ...
+
+    def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
+              hint: Mapping | None = None) -> Solution: ...
+
+
+class BackendBase:
+    """Convenience base: availability from an importable module, version from a distribution."""
+
+    name: ClassVar[str] = ""
+    native: ClassVar[frozenset[str]] = frozenset({"clause", "soft"})
+    install: ClassVar[str] = "pip install satrules"
+    module: ClassVar[str | None] = None  # import name of the engine package
+    distribution: ClassVar[str | None] = None  # its PyPI distribution name
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+
+    @classmethod
+    def available(cls) -> bool:
+        return cls.module is None or importlib.util.find_spec(cls.module) is not None
+
+    @classmethod
+    def version(cls) -> str:
+        return package_version(cls.distribution) if cls.distribution else ""
+
+    @classmethod
+    def require(cls) -> None:
+        """Raise :class:`BackendUnavailableError` (naming the install line) if unavailable."""
+        if not cls.available():
+            raise BackendUnavailableError(
+                f"backend {cls.name!r} needs {cls.module!r}, which is not installed: {cls.install}"
+            )
+
+
+def package_version(distribution: str) -> str:
+    """Return the installed version of a distribution, or ``""``."""
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def hint_values(model: Model, hint: Mapping[int | Hashable, bool] | None) -> dict[int, bool]:
+    """Return a hint given by variable ids or semantic keys as ``{var: bool}``."""
+    if not hint:
+        return {}
+    out = {}
+    for k, v in hint.items():
+        var = int(k) if isinstance(k, int) and not isinstance(k, bool) else model.var(k)
+        out[var] = bool(v)
+    return out

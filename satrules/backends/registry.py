@@ -1,0 +1,154 @@
+"""The single name -> backend table, :func:`get_backend`, :func:`available_backends`, :func:`solve`.
+
+Backends are listed by canonical name with the module that defines them;
+modules are imported only when a backend is asked for, so ``import satrules``
+never needs an engine.  ``backend="auto"`` asks :func:`choose_backend`, which
+picks per model by the rule documented there.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from satrules.exceptions import BackendUnavailableError, EncodingError
+from satrules.ir import Model, Solution
+
+__all__ = ["BACKENDS", "available_backends", "choose_backend", "get_backend", "solve",
+           "describe_backends"]
+
+#: canonical name -> "module:Class", in the documented order of preference.
+BACKENDS: dict[str, str] = {
+    "rc2": "satrules.backends.rc2:RC2Backend",
+    "cpsat": "satrules.backends.cpsat:CPSATBackend",
+    "highs": "satrules.backends.highs:HiGHSBackend",
+    "hermax": "satrules.backends.hermax:HermaxBackend",
+    "wcnf": "satrules.backends.wcnf_external:ExternalWCNFBackend",
+    "portfolio": "satrules.backends.portfolio:PortfolioBackend",
+    "bruteforce": "satrules.backends.bruteforce:BruteForceBackend",
+}
+
+#: Backends that need a user-supplied command or other configuration to run,
+#: so ``auto`` never picks them.
+_NEEDS_CONFIG = {"wcnf", "portfolio"}
+
+
+def _load(name: str):
+    module, _, cls = BACKENDS[name].partition(":")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:  # the backend module itself is not part of this build
+            return None
+        raise
+    return getattr(mod, cls)
+
+
+def get_backend(name: str):
+    """Return the backend class registered under ``name``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the available backends).
+    BackendUnavailableError
+        When the backend's engine is not installed (the message gives the install line).
+    """
+    if name not in BACKENDS:
+        raise EncodingError(
+            f"unknown backend {name!r}; available: {', '.join(available_backends()) or 'none'}"
+            f" (or 'auto')"
+        )
+    cls = _load(name)
+    if cls is None:
+        raise BackendUnavailableError(f"backend {name!r} is not part of this satrules build")
+    if not cls.available():
+        raise BackendUnavailableError(
+            f"backend {name!r} is not available: {cls.install}"
+        )
+    return cls
+
+
+def available_backends(exclude: Iterable[str] = ()) -> list[str]:
+    """Return the names of the backends whose engines are installed, in registry order.
+
+    Examples
+    --------
+    >>> "bruteforce" in available_backends()
+    True
+    """
+    exclude = set(exclude)
+    names = []
+    for name in BACKENDS:
+        if name in exclude:
+            continue
+        cls = _load(name)
+        if cls is not None and cls.available():
+            names.append(name)
+    return names
+
+
+def choose_backend(model: Model | None = None) -> str:
+    """Return the backend ``"auto"`` uses for ``model``.
+
+    Rule: the first available of rc2, cpsat, bruteforce (registry order), skipping
+    backends that need configuration.
+    """
+    for name in BACKENDS:
+        if name in _NEEDS_CONFIG:
+            continue
+        cls = _load(name)
+        if cls is not None and cls.available():
+            return name
+    raise BackendUnavailableError("no backend is available; pip install python-sat ortools")
+
+
+def describe_backends() -> list[dict[str, Any]]:
+    """Return one row per registered backend: name, availability, version, native kinds."""
+    rows = []
+    for name in BACKENDS:
+        cls = _load(name)
+        ok = cls is not None and cls.available()
+        rows.append({
+            "name": name,
+            "available": ok,
+            "version": cls.version() if ok else "",
+            "native": sorted(cls.native) if cls is not None else [],
+            "install": cls.install if cls is not None else "",
+        })
+    return rows
+
+
+def solve(model: Model, backend: str = "auto", *, time_limit: float | None = None,
+          seed: int | None = None, hint: Mapping | None = None, **options: Any) -> Solution:
+    """Solve ``model`` with the named backend and return a verified :class:`Solution`.
+
+    Parameters
+    ----------
+    model : Model
+    backend : str
+        A registry name (see :func:`available_backends`) or ``"auto"``.
+    time_limit : float, optional
+        Wall-clock seconds; at the limit the best assignment found is returned
+        as FEASIBLE, or UNKNOWN without one.
+    seed : int, optional
+        Random seed for engines that take one.
+    hint : mapping, optional
+        ``{var or key: bool}`` warm start for engines that take hints.
+    **options
+        Engine options of the chosen backend.
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); x = m.new_var("x"); m.add_soft([x], 1); m.add_soft([-x], 3)
+    >>> sol = solve(m, backend="bruteforce")
+    >>> sol.status.value, sol.cost, sol["x"]
+    ('OPTIMAL', 1, False)
+    """
+    if time_limit is not None and not time_limit > 0:
+        raise EncodingError(f"time_limit must be positive seconds, got {time_limit!r}")
+    name = choose_backend(model) if backend == "auto" else backend
+    cls = get_backend(name)
+    return cls(**options).solve(model, time_limit=time_limit, seed=seed, hint=hint)

@@ -1,0 +1,1 @@
+"""Subcommands of the ``satrules`` command line, one module each (see :mod:`satrules.cli`)."""

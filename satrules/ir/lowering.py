@@ -1,0 +1,319 @@
+"""Lowering passes: pure ``Model -> Model`` rewrites into the kinds a backend handles.
+
+Each pass returns a *new* model whose variables ``1..model.n_input_vars`` are
+the input's own and whose higher variables are auxiliaries; the input is never
+modified.  Every pass preserves the set of optimal costs, and the projection
+of its models onto the input variables is exactly the input's set of models
+(checked by model counting in ``tests/ir/test_lowering.py``).
+
+Passes
+------
+:func:`lower_graph`
+    graph constraints into pairwise clauses, or into at-most-one cardinalities
+    over a greedy edge-clique cover (:func:`clique_cover`).
+:func:`lower_cardinality`
+    cardinality constraints into CNF with one of PySAT's encodings.
+:func:`relax_soft`
+    non-unit soft clauses ``(C, w)`` into a hard ``C or r`` and a soft unit
+    ``(not r, w)``.
+:func:`lower`
+    the composition a backend asks for with ``keep=backend.native``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from satrules.exceptions import EncodingError, UnsupportedConstraintError
+from satrules.ir.constraints import KINDS, Cardinality, GraphConstraint
+from satrules.ir.model import Model
+
+__all__ = [
+    "CARD_ENCODINGS",
+    "GRAPH_ENCODINGS",
+    "lower",
+    "lower_cardinality",
+    "lower_graph",
+    "relax_soft",
+    "clique_cover",
+    "choose_card_encoding",
+]
+
+#: Cardinality encodings (PySAT ``EncType`` names) plus ``"auto"``.
+CARD_ENCODINGS = (
+    "auto", "pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
+    "totalizer", "mtotalizer", "kmtotalizer",
+)
+#: Graph encodings.
+GRAPH_ENCODINGS = ("pairwise", "clique")
+_AT_MOST_ONE_ONLY = {"pairwise", "bitwise", "ladder"}
+
+
+def choose_card_encoding(n_lits: int, bound: int) -> str:
+    """Return the encoding ``"auto"`` uses for ``sum of n_lits literals <=/>=/== bound``.
+
+    The rule comes from ``benchmarks/bench_cardinality.py`` (clauses, auxiliary
+    variables and RC2 time): pairwise for at-most-one over at most 5 literals
+    (``1 + N(N-1)/2`` clauses, no auxiliaries), the sequential counter for other
+    at-most-one constraints (``3(N-1)`` clauses), and the modulo totalizer
+    (``kmtotalizer``) for larger bounds.
+    """
+    if bound <= 1:
+        return "pairwise" if n_lits <= 5 else "seqcounter"
+    return "kmtotalizer"
+
+
+def _normalise_card_lits(out: Model, lits: tuple[int, ...]) -> list[int]:
+    """Return literals over distinct variables, copying repeated variables into fresh ones.
+
+    PySAT's encodings assume distinct variables; ``x + x`` or ``x + not x``
+    would be miscounted, so every repeat becomes a fresh ``a <-> lit``.
+    """
+    seen: set[int] = set()
+    result = []
+    for lit in lits:
+        if abs(lit) in seen:
+            a = int(out.new_aux(1)[0])
+            out.add_clauses([[-a, lit], [a, -lit]])
+            result.append(a)
+        else:
+            seen.add(abs(lit))
+            result.append(lit)
+    return result
+
+
+def _card_trivial(out: Model, lits: list[int], op: str, bound: int) -> bool:
+    """Handle bounds that need no encoding; return True when handled."""
+    n = len(lits)
+    lo = bound if op in (">=", "==") else None
+    hi = bound if op in ("<=", "==") else None
+    if (hi is not None and hi < 0) or (lo is not None and lo > n):
+        out.add_hard([])  # no assignment can satisfy it
+        return True
+    if hi is not None and hi == 0:
+        if lits:
+            out.add_clauses(np.array(lits, dtype=np.int64).reshape(-1, 1) * -1)
+        if lo is None or lo <= 0:
+            return True
+    if lo is not None and lo == n:
+        if lits:
+            out.add_clauses(np.array(lits, dtype=np.int64).reshape(-1, 1))
+        if hi is None or hi >= n:
+            return True
+    lo_free = lo is None or lo <= 0
+    hi_free = hi is None or hi >= n
+    return lo_free and hi_free
+
+
+def lower_cardinality(model: Model, encoding: str = "auto") -> Model:
+    """Return a model with every cardinality constraint replaced by CNF clauses.
+
+    Parameters
+    ----------
+    model : Model
+    encoding : str
+        One of :data:`CARD_ENCODINGS`.  ``pairwise``, ``bitwise`` and ``ladder``
+        apply to bounds of 1 only; other bounds fall back to ``"auto"``.
+
+    Examples
+    --------
+    >>> m = Model(); xs = m.new_vars("x", 4); m.add_cardinality(xs, "<=", 1)
+    >>> low = lower_cardinality(m, "seqcounter")
+    >>> low.kinds(), low.n_input_vars, low.n_vars > 4
+    (frozenset({'clause'}), 4, True)
+    """
+    if encoding not in CARD_ENCODINGS:
+        raise EncodingError(
+            f"unknown cardinality encoding {encoding!r}; use one of {CARD_ENCODINGS}"
+        )
+    if not model.cardinalities:
+        return model.derived()
+    from pysat.card import CardEnc, EncType  # pysat is a runtime dependency, not a backend
+
+    out = model.derived(keep=("clause", "soft", "graph"))
+    for card in model.cardinalities:
+        lits = _normalise_card_lits(out, card.lits)
+        if _card_trivial(out, lits, card.op, card.bound):
+            continue
+        name = encoding
+        if name == "auto" or (name in _AT_MOST_ONE_ONLY and card.bound != 1):
+            name = choose_card_encoding(len(lits), card.bound)
+        enc = getattr(EncType, name)
+        func = {"<=": CardEnc.atmost, ">=": CardEnc.atleast, "==": CardEnc.equals}[card.op]
+        cnf = func(lits=lits, bound=card.bound, top_id=out.n_vars, encoding=enc)
+        top = max(cnf.nv, out.n_vars)
+        if top > out.n_vars:
+            out.new_aux(top - out.n_vars)
+        if cnf.clauses:
+            out.add_clauses(cnf.clauses)
+    return out
+
+
+def clique_cover(n_nodes: int, edges: np.ndarray) -> list[np.ndarray]:
+    """Return cliques (arrays of node positions) that together cover every edge.
+
+    Greedy and deterministic (ALGORITHMS.md §4.3): take the smallest uncovered
+    edge, grow it with common neighbours ordered by how many uncovered edges
+    they add, remove the covered pairs, repeat.
+
+    Examples
+    --------
+    >>> edges = np.array([[0, 1], [0, 2], [1, 2], [2, 3]])
+    >>> [c.tolist() for c in clique_cover(4, edges)]
+    [[0, 1, 2], [2, 3]]
+    """
+    adj: list[set[int]] = [set() for _ in range(n_nodes)]
+    for a, b in np.asarray(edges, dtype=np.int64).tolist():
+        adj[a].add(b)
+        adj[b].add(a)
+    uncovered: list[set[int]] = [set(s) for s in adj]
+    cliques: list[np.ndarray] = []
+    for a in range(n_nodes):
+        while uncovered[a]:
+            b = min(uncovered[a])
+            clique = [a, b]
+            members = {a, b}
+            cand = sorted(adj[a] & adj[b])
+            cand.sort(key=lambda w: (-sum(1 for x in members if x in uncovered[w]), w))
+            for w in cand:
+                if all(w in adj[x] for x in members):
+                    clique.append(w)
+                    members.add(w)
+            for x in clique:
+                uncovered[x] -= members
+            cliques.append(np.array(sorted(clique), dtype=np.int64))
+    return cliques
+
+
+def lower_graph(model: Model, method: str = "pairwise", *, to_cardinality: bool = False) -> Model:
+    """Return a model with every graph constraint replaced.
+
+    ``method="pairwise"`` gives one clause ``(not a or not b)`` per edge.
+    ``method="clique"`` covers the edges with cliques (:func:`clique_cover`)
+    and gives one at-most-one per clique: a cardinality constraint when
+    ``to_cardinality`` (for backends with native at-most-one), otherwise its
+    clauses (pairwise for cliques of 2, a sequential counter above).
+    """
+    if method not in GRAPH_ENCODINGS:
+        raise EncodingError(f"unknown graph encoding {method!r}; use one of {GRAPH_ENCODINGS}")
+    if not model.graphs:
+        return model.derived()
+    out = model.derived(keep=("clause", "soft", "cardinality"))
+    amo: list[Cardinality] = []
+    for graph in model.graphs:
+        _lower_one_graph(out, graph, method, amo)
+    if not amo:
+        return out
+    if to_cardinality:
+        for card in amo:
+            out.add_cardinality(card.lits, "<=", 1)
+        return out
+    tmp = out.derived(keep=("clause", "soft"))
+    for card in amo:
+        tmp.add_cardinality(card.lits, "<=", 1)
+    low = lower_cardinality(tmp, "auto")
+    low._n_input_vars = model.n_input_vars
+    for card in out.cardinalities:
+        low._cards.append(card)
+    return low
+
+
+def _lower_one_graph(out: Model, graph: GraphConstraint, method: str,
+                     amo: list[Cardinality]) -> None:
+    edge_lits = graph.edge_literals()
+    if len(edge_lits) == 0:
+        return
+    if method == "pairwise":
+        out.add_clauses(-edge_lits)
+        return
+    lits = np.asarray(graph.lits, dtype=np.int64)
+    pairs = []
+    for clique in clique_cover(len(lits), graph.edges):
+        if len(clique) == 2:
+            pairs.append(-lits[clique])
+        else:
+            amo.append(Cardinality(tuple(lits[clique].tolist()), "<=", 1))
+    if pairs:
+        out.add_clauses(np.vstack(pairs))
+
+
+def relax_soft(model: Model) -> Model:
+    """Return a model whose soft clauses are all units.
+
+    Each non-unit soft clause ``(C, w)`` becomes the hard clause ``C or r`` and
+    the soft unit ``(not r, w)`` with a fresh ``r``; unit soft clauses are kept.
+    """
+    soft = model.soft
+    lengths = soft.lengths
+    if np.all(lengths == 1):
+        return model.derived()
+    out = model.derived(keep=("clause", "cardinality", "graph"))
+    unit = lengths == 1
+    if np.any(unit):
+        starts = soft.offsets[:-1][unit]
+        out.add_soft_units(soft.lits[starts], soft.weights[unit])
+    idx = np.flatnonzero(~unit)
+    relax = out.new_aux(len(idx))
+    # hard: C_i + [r_i], built in CSR without a Python loop per clause
+    lens = lengths[idx]
+    new_offsets = np.zeros(len(idx) + 1, dtype=np.int64)
+    np.cumsum(lens + 1, out=new_offsets[1:])
+    flat = np.empty(int(new_offsets[-1]), dtype=np.int64)
+    src_starts = soft.offsets[:-1][idx]
+    # positions of the original literals inside the new flat array
+    rep = np.repeat(np.arange(len(idx)), lens)
+    within = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    flat[new_offsets[:-1][rep] + within] = soft.lits[src_starts[rep] + within]
+    flat[new_offsets[1:] - 1] = relax
+    out.add_clauses(flat, new_offsets)
+    out.add_soft_units(-relax, soft.weights[idx])
+    # keep the soft order stable: relaxed softs follow the unit ones
+    return out
+
+
+def lower(
+    model: Model,
+    keep: Iterable[str] = KINDS,
+    *,
+    card_encoding: str = "auto",
+    graph_encoding: str = "pairwise",
+    unit_soft: bool = False,
+) -> Model:
+    """Return ``model`` rewritten so that it only uses the kinds in ``keep``.
+
+    Parameters
+    ----------
+    model : Model
+    keep : iterable of str
+        The backend's native kinds (``"clause"`` and ``"soft"`` are required).
+    card_encoding : str
+        Encoding for cardinalities that must become clauses (:data:`CARD_ENCODINGS`).
+    graph_encoding : str
+        ``"pairwise"`` or ``"clique"`` (:data:`GRAPH_ENCODINGS`).
+    unit_soft : bool
+        Also relax non-unit soft clauses into units (:func:`relax_soft`).
+
+    Examples
+    --------
+    >>> m = Model(); xs = m.new_vars("x", 3)
+    >>> m.add_graph(xs, [[0, 1], [1, 2]]); m.add_soft_units(xs, 1)
+    >>> low = lower(m, keep={"clause", "soft"})
+    >>> low.kinds(), low.stats()["n_hard"]
+    (frozenset({'clause', 'soft'}), 2)
+    """
+    keep = frozenset(keep)
+    if not {"clause", "soft"} <= keep:
+        raise UnsupportedConstraintError("every backend must handle 'clause' and 'soft' natively")
+    out = model.derived()
+    if "graph" not in keep and out.graphs:
+        out = lower_graph(out, graph_encoding, to_cardinality="cardinality" in keep)
+    if "cardinality" not in keep and out.cardinalities:
+        out = lower_cardinality(out, card_encoding)
+    if unit_soft:
+        out = relax_soft(out)
+    out._n_input_vars = model.n_input_vars
+    return out
+
+
