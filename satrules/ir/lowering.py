@@ -300,8 +300,8 @@ def lower(
     >>> m = Model(); xs = m.new_vars("x", 3)
     >>> m.add_graph(xs, [[0, 1], [1, 2]]); m.add_soft_units(xs, 1)
     >>> low = lower(m, keep={"clause", "soft"})
-    >>> low.kinds(), low.stats()["n_hard"]
-    (frozenset({'clause', 'soft'}), 2)
+    >>> sorted(low.kinds()), low.stats()["n_hard"]
+    (['clause', 'soft'], 2)
     """
     keep = frozenset(keep)
     if not {"clause", "soft"} <= keep:
