@@ -1,0 +1,456 @@
+"""Rule objects: :class:`Condition`, :class:`Literal`, :class:`Rule` and :class:`RuleSet`.
+
+A rule set is a DNF (``kind="dnf"``: an OR of terms, each an AND of literals)
+or a CNF (``kind="cnf"``: an AND of clauses, each an OR of literals) over the
+columns of a binarized matrix ``Xb`` (``n_samples x n_columns``, values 0/1).
+A :class:`Literal` is one column (``Xb[:, column] == 1``) or its negation.
+
+Empty semantics (pinned by the tests):
+
+* an empty DNF term is **true**, and a DNF with no terms is always **false**;
+* an empty CNF clause is **false**, and a CNF with no clauses is always **true**.
+
+The binarizer (:class:`satrules.binarize.ThresholdBinarizer`) describes each
+column by a :class:`Condition` (``feature <= value`` for ordinal thresholds,
+``feature == value`` for one-hot and binary columns).  A negated literal reads
+as the opposite condition (``>`` / ``!=``).  :meth:`RuleSet.simplify` uses the
+conditions to drop redundant thresholds, implied one-hot literals and
+contradictory terms (ALGORITHMS.md §2.7 and §3.8).
+
+Examples
+--------
+>>> import numpy as np
+>>> from satrules.rules import Condition, Literal, Rule, RuleSet
+>>> conds = [Condition("age", "<=", 40, group=0), Condition("smoker", "==", "yes", group=1)]
+>>> rs = RuleSet([Rule((Literal(0, negated=True), Literal(1)))], kind="dnf", n_columns=2,
+...              conditions=conds)
+>>> print(rs)
+IF (age > 40 AND smoker = yes)
+THEN positive
+>>> rs.evaluate(np.array([[0, 1], [1, 1], [0, 0]])).tolist()
+[True, False, False]
+>>> print(rs.negate())
+IF (age <= 40 OR smoker != yes)
+THEN positive
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Condition", "Literal", "Rule", "RuleSet"]
+
+_NEGATED_OP = {"<=": ">", "==": "!="}
+_SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
+
+
+def _plain(value: Any) -> Any:
+    """Return ``value`` as a plain Python scalar (JSON-friendly), keeping its meaning."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What one binarized column means: ``feature op value``.
+
+    Parameters
+    ----------
+    feature : str
+        Name of the input feature.
+    op : {"<=", "=="}
+        ``"<="`` for an ordinal threshold column, ``"=="`` for a one-hot or
+        binary column.  The negated literal reads ``">"`` / ``"!="``.
+    value : object
+        The threshold (a number) or the category.
+    group : int
+        Index of the input feature; columns with the same ``group`` come from
+        the same feature (one threshold ladder or one one-hot block).
+    kind : {"ordinal", "categorical", "binary"}
+        How the feature was binarized.  One-hot columns of a ``"categorical"``
+        group are mutually exclusive, which :meth:`RuleSet.simplify` uses.
+
+    Examples
+    --------
+    >>> c = Condition("age", "<=", 41.5, group=0)
+    >>> c.describe(), c.describe(negated=True)
+    ('age <= 41.5', 'age > 41.5')
+    """
+
+    feature: str
+    op: str
+    value: Any
+    group: int
+    kind: str = "ordinal"
+
+    def __post_init__(self) -> None:
+        if self.op not in _NEGATED_OP:
+            raise ValueError(f"Condition op must be '<=' or '==', got {self.op!r}")
+        if self.kind not in ("ordinal", "categorical", "binary"):
+            raise ValueError(
+                f"Condition kind must be ordinal/categorical/binary, got {self.kind!r}")
+
+    def describe(self, negated: bool = False) -> str:
+        """Return the readable text of this condition, or of its negation."""
+        op = _NEGATED_OP[self.op] if negated else self.op
+        value = _plain(self.value)
+        if isinstance(value, float) and value.is_integer():
+            shown = str(int(value)) if abs(value) < 1e15 else repr(value)
+        else:
+            shown = str(value)
+        return f"{self.feature} {_SHOWN_OP[op]} {shown}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-friendly dict (see :meth:`from_dict`)."""
+        return {"feature": str(self.feature), "op": self.op, "value": _plain(self.value),
+                "group": int(self.group), "kind": self.kind}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Condition:
+        """Rebuild a condition written by :meth:`to_dict`."""
+        return cls(data["feature"], data["op"], data["value"], int(data["group"]),
+                   data.get("kind", "ordinal"))
+
+
+@dataclass(frozen=True, order=True)
+class Literal:
+    """Binarized column ``column`` (``negated=False``) or its negation.
+
+    Examples
+    --------
+    >>> Literal(3), ~Literal(3)
+    (Literal(column=3, negated=False), Literal(column=3, negated=True))
+    """
+
+    column: int
+    negated: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.column, numbers.Integral) or isinstance(self.column, bool) \
+                or self.column < 0:
+            raise ValueError(f"Literal column must be a non-negative int, got {self.column!r}")
+        object.__setattr__(self, "column", int(self.column))
+        object.__setattr__(self, "negated", bool(self.negated))
+
+    def __invert__(self) -> Literal:
+        return Literal(self.column, not self.negated)
+
+    def describe(self, conditions: Sequence[Condition] | None = None) -> str:
+        """Return the readable text (``age > 41``), or ``x3`` / ``NOT x3`` without conditions."""
+        if conditions is not None:
+            return conditions[self.column].describe(self.negated)
+        return f"NOT x{self.column}" if self.negated else f"x{self.column}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A term (in a DNF) or a clause (in a CNF): a tuple of :class:`Literal` objects.
+
+    Examples
+    --------
+    >>> r = Rule((Literal(0), Literal(2, True)))
+    >>> len(r), r.columns
+    (2, (0, 2))
+    """
+
+    literals: tuple[Literal, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        lits = tuple(self.literals)
+        if not all(isinstance(lit, Literal) for lit in lits):
+            raise ValueError("Rule literals must be Literal objects")
+        object.__setattr__(self, "literals", lits)
+
+    def __len__(self) -> int:
+        return len(self.literals)
+
+    def __iter__(self):
+        return iter(self.literals)
+
+    @property
+    def columns(self) -> tuple[int, ...]:
+        """Columns of the literals, in order."""
+        return tuple(lit.column for lit in self.literals)
+
+    def negate(self) -> Rule:
+        """Return the rule with every literal negated (De Morgan's literal part)."""
+        return Rule(tuple(~lit for lit in self.literals))
+
+
+def _column_matrix(rules: Sequence[Rule], n_columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (pos, neg) int matrices ``n_rules x n_columns`` counting literal occurrences."""
+    pos = np.zeros((len(rules), n_columns), dtype=np.int64)
+    neg = np.zeros((len(rules), n_columns), dtype=np.int64)
+    for r, rule in enumerate(rules):
+        for lit in rule.literals:
+            (neg if lit.negated else pos)[r, lit.column] += 1
+    return pos, neg
+
+
+class RuleSet:
+    """A DNF or CNF rule set over ``n_columns`` binarized columns.
+
+    Parameters
+    ----------
+    rules : iterable of Rule (or of iterables of Literal)
+        The terms (DNF) or clauses (CNF).
+    kind : {"dnf", "cnf"}
+    n_columns : int
+        Number of binarized columns (without complements).
+    conditions : sequence of Condition, optional
+        One per column (the binarizer's ``conditions_``): readable names and the
+        threshold / one-hot structure used by :meth:`simplify`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rs = RuleSet([[Literal(1, True)]], kind="dnf", n_columns=3)
+    >>> print(rs)
+    IF (NOT x1)
+    THEN positive
+    >>> rs.evaluate(np.array([[0, 0, 1], [0, 1, 0]])).tolist()
+    [True, False]
+    >>> rs.n_rules, rs.n_literals, rs.max_rule_size
+    (1, 1, 1)
+    >>> RuleSet.from_dict(rs.to_dict()) == rs
+    True
+    """
+
+    def __init__(self, rules: Iterable[Rule | Iterable[Literal]], kind: str = "dnf",
+                 n_columns: int = 0, conditions: Sequence[Condition] | None = None) -> None:
+        if kind not in ("dnf", "cnf"):
+            raise ValueError(f"RuleSet kind must be 'dnf' or 'cnf', got {kind!r}")
+        self.rules = tuple(r if isinstance(r, Rule) else Rule(tuple(r)) for r in rules)
+        self.kind = kind
+        self.n_columns = int(n_columns)
+        if conditions is not None:
+            conditions = tuple(conditions)
+            if len(conditions) != self.n_columns:
+                raise ValueError(f"{len(conditions)} conditions for {self.n_columns} columns")
+        self.conditions = conditions
+        for rule in self.rules:
+            for lit in rule.literals:
+                if lit.column >= self.n_columns:
+                    raise ValueError(
+                        f"literal on column {lit.column} but the rule set has "
+                        f"{self.n_columns} columns"
+                    )
+
+    # ------------------------------------------------------------------ metrics
+    @property
+    def n_rules(self) -> int:
+        """Number of terms (DNF) or clauses (CNF)."""
+        return len(self.rules)
+
+    @property
+    def n_literals(self) -> int:
+        """Total number of literals over all rules."""
+        return sum(len(rule) for rule in self.rules)
+
+    @property
+    def max_rule_size(self) -> int:
+        """Number of literals of the largest rule (0 for an empty rule set)."""
+        return max((len(rule) for rule in self.rules), default=0)
+
+    # --------------------------------------------------------------- semantics
+    def evaluate(self, Xb: Any) -> np.ndarray:
+        """Return the rule set's truth value on every row of the binarized matrix ``Xb``.
+
+        Parameters
+        ----------
+        Xb : array-like of shape (n_samples, n_columns), values 0/1
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples,)
+        """
+        Xb = np.asarray(Xb)
+        if Xb.ndim != 2 or Xb.shape[1] != self.n_columns:
+            raise ValueError(f"expected a 2-D matrix with {self.n_columns} columns, got {Xb.shape}")
+        Xb = Xb.astype(bool)
+        pos, neg = _column_matrix(self.rules, self.n_columns)
+        pos, neg = (pos > 0).astype(np.int64), (neg > 0).astype(np.int64)
+        ones = Xb.astype(np.int64)
+        if self.kind == "dnf":
+            # term true iff no positive literal on a 0 and no negative literal on a 1
+            bad = (1 - ones) @ pos.T + ones @ neg.T
+            return (bad == 0).any(axis=1) if self.rules else np.zeros(len(Xb), dtype=bool)
+        good = ones @ pos.T + (1 - ones) @ neg.T
+        return (good > 0).all(axis=1) if self.rules else np.ones(len(Xb), dtype=bool)
+
+    def negate(self) -> RuleSet:
+        """Return the logical negation (De Morgan): a DNF becomes a CNF and back."""
+        return RuleSet([rule.negate() for rule in self.rules],
+                       kind="cnf" if self.kind == "dnf" else "dnf",
+                       n_columns=self.n_columns, conditions=self.conditions)
+
+    def named(self, conditions: Sequence[Condition] | None) -> RuleSet:
+        """Return the same rules with ``conditions`` attached (for readable text)."""
+        return RuleSet(self.rules, kind=self.kind, n_columns=self.n_columns,
+                       conditions=conditions)
+
+    def simplify(self, remove_rules: bool = True) -> RuleSet:
+        """Return a logically equivalent, smaller rule set (ALGORITHMS.md §2.7, §3.8).
+
+        Inside each rule: repeated literals are kept once; with conditions,
+        only the tightest threshold per feature and direction is kept (in a
+        DNF term the smallest ``<=`` and the largest ``>``; in a CNF clause the
+        largest ``<=`` and the smallest ``>``) and one-hot literals implied by
+        another literal of the same group are dropped.  With ``remove_rules``
+        (default), a DNF term that can never hold (``a AND NOT a``, an empty
+        threshold interval, two values of one categorical) is deleted, as is a
+        CNF clause that always holds; identical and subsumed rules are deleted;
+        and a DNF containing an always-true term (a CNF containing an
+        always-false clause) becomes that single empty rule.
+        ``remove_rules=False`` keeps the rules one-to-one (used to anchor the
+        next IMLI partition).
+
+        Equivalence holds on every 0/1 input for the literal-only steps, and on
+        every input the binarizer can produce for the condition-based steps
+        (threshold columns of one feature are monotone, one-hot columns of one
+        categorical group have at most one 1).
+
+        Examples
+        --------
+        >>> c = [Condition("age", "<=", 18, 0), Condition("age", "<=", 20, 0)]
+        >>> rs = RuleSet([[Literal(0, True), Literal(1, True)], [Literal(0), Literal(1, True)]],
+        ...              "dnf", 2, c)
+        >>> print(rs.simplify())
+        IF (age > 20)
+        THEN positive
+        """
+        rules = [self._simplify_rule(rule) for rule in self.rules]
+        if not remove_rules:
+            return RuleSet([r for r, _ in rules], self.kind, self.n_columns, self.conditions)
+        kept: list[Rule] = []
+        for rule, trivial in rules:
+            if trivial:  # term always false (DNF) / clause always true (CNF): no effect
+                continue
+            if len(rule) == 0:  # term always true / clause always false: decides everything
+                return RuleSet([rule], self.kind, self.n_columns, self.conditions)
+            kept.append(rule)
+        return RuleSet(_drop_subsumed(kept), self.kind, self.n_columns, self.conditions)
+
+    def _simplify_rule(self, rule: Rule) -> tuple[Rule, bool]:
+        """Return (pruned rule, whether it is trivial: a false term / a true clause)."""
+        lits = sorted(set(rule.literals), key=rule.literals.index)
+        chosen = set(lits)
+        trivial = any(~lit in chosen for lit in lits)
+        if self.conditions is not None:
+            conjunctive = self.kind == "dnf"
+            groups: dict[int, list[Literal]] = {}
+            for lit in lits:
+                groups.setdefault(self.conditions[lit.column].group, []).append(lit)
+            for members in groups.values():
+                drop, empty = self._prune_group(members, conjunctive)
+                chosen -= drop
+                trivial = trivial or empty
+        return Rule(tuple(lit for lit in lits if lit in chosen)), trivial
+
+    def _prune_group(self, members: list[Literal], conjunctive: bool) -> tuple[set, bool]:
+        """Prune the literals of one feature; return (dropped, rule is trivial)."""
+        conds = self.conditions
+        ordinal = [lit for lit in members if conds[lit.column].op == "<="]
+        onehot = [lit for lit in members if conds[lit.column].op == "==" and
+                  conds[lit.column].kind == "categorical"]
+        drop: set[Literal] = set()
+        trivial = False
+        if ordinal:
+            le = [lit for lit in ordinal if not lit.negated]   # x <= t
+            gt = [lit for lit in ordinal if lit.negated]       # x > t
+            value = lambda lit: conds[lit.column].value  # noqa: E731
+            if conjunctive:   # AND: x <= min, x > max; empty when max(gt) >= min(le)
+                keep_le = min(le, key=value) if le else None
+                keep_gt = max(gt, key=value) if gt else None
+                trivial = bool(le and gt and value(keep_gt) >= value(keep_le))
+            else:             # OR: x <= max, x > min; tautology when min(gt) <= max(le)
+                keep_le = max(le, key=value) if le else None
+                keep_gt = min(gt, key=value) if gt else None
+                trivial = bool(le and gt and value(keep_gt) <= value(keep_le))
+            drop |= {lit for lit in ordinal if lit is not keep_le and lit is not keep_gt}
+        if onehot:
+            eq = [lit for lit in onehot if not lit.negated]   # x == v
+            ne = [lit for lit in onehot if lit.negated]       # x != v
+            eq_vals = {conds[lit.column].value for lit in eq}
+            ne_vals = {conds[lit.column].value for lit in ne}
+            if conjunctive:
+                if len(eq_vals) > 1:      # x == a AND x == b (a != b): impossible
+                    trivial = True
+                elif eq:                  # x == a implies x != b for every b != a
+                    drop |= {lit for lit in ne if conds[lit.column].value not in eq_vals}
+            else:
+                if len(ne_vals) > 1:      # x != a OR x != b (a != b): always true
+                    trivial = True
+                elif ne:                  # x == b implies x != a, so (x == b) is absorbed
+                    drop |= {lit for lit in eq if conds[lit.column].value not in ne_vals}
+        return drop, trivial
+
+    # ----------------------------------------------------------------- text / io
+    def to_text(self, positive: str = "positive") -> str:
+        """Return readable IF-THEN text; ``positive`` names what the rule set predicts."""
+        joiner, outer = (" AND ", "\nOR ") if self.kind == "dnf" else (" OR ", "\nAND ")
+        parts = ["(" + joiner.join(lit.describe(self.conditions) for lit in rule) + ")"
+                 if len(rule) else ("(TRUE)" if self.kind == "dnf" else "(FALSE)")
+                 for rule in self.rules]
+        if not parts:
+            parts = ["FALSE" if self.kind == "dnf" else "TRUE"]
+        return "IF " + outer.join(parts) + f"\nTHEN {positive}"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return (f"RuleSet(kind={self.kind!r}, n_columns={self.n_columns}, n_rules={self.n_rules},"
+                f" n_literals={self.n_literals})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RuleSet):
+            return NotImplemented
+        return (self.kind, self.n_columns, self.rules, self.conditions) == \
+            (other.kind, other.n_columns, other.rules, other.conditions)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.n_columns, self.rules))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-friendly dict (see :meth:`from_dict`)."""
+        return {
+            "kind": self.kind,
+            "n_columns": self.n_columns,
+            "rules": [[[lit.column, lit.negated] for lit in rule] for rule in self.rules],
+            "conditions": None if self.conditions is None
+            else [c.to_dict() for c in self.conditions],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Rebuild a rule set written by :meth:`to_dict`."""
+        conds = data.get("conditions")
+        return cls(
+            [Rule(tuple(Literal(int(c), bool(n)) for c, n in rule)) for rule in data["rules"]],
+            kind=data["kind"], n_columns=int(data["n_columns"]),
+            conditions=None if conds is None else [Condition.from_dict(c) for c in conds],
+        )
+
+
+def _drop_subsumed(rules: list[Rule]) -> list[Rule]:
+    """Drop duplicate rules and rules whose literals contain another rule's literals.
+
+    In a DNF, term A subset of term B means B implies A, so B is redundant; in a
+    CNF, clause A subset of clause B means A implies B, so B is redundant.
+    """
+    sets = [frozenset(rule.literals) for rule in rules]
+    keep = []
+    for i, s in enumerate(sets):
+        redundant = any(
+            (t < s) or (t == s and j < i) for j, t in enumerate(sets) if j != i
+        )
+        if not redundant:
+            keep.append(rules[i])
+    return keep

@@ -1,0 +1,162 @@
+"""Tests for satrules.rules: semantics, De Morgan, simplification, text and round trips."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satrules.rules import Condition, Literal, Rule, RuleSet
+
+
+def all_inputs(m: int) -> np.ndarray:
+    """Every 0/1 row over m columns."""
+    return np.array(list(itertools.product([0, 1], repeat=m)), dtype=np.int8).reshape(-1, m)
+
+
+def brute_eval(rs: RuleSet, Xb: np.ndarray) -> np.ndarray:
+    """Reference evaluation, one row and one literal at a time."""
+    out = []
+    for row in Xb:
+        vals = [[bool(row[lit.column]) != lit.negated for lit in rule] for rule in rs.rules]
+        if rs.kind == "dnf":
+            out.append(any(all(v) for v in vals))
+        else:
+            out.append(all(any(v) for v in vals))
+    return np.array(out, dtype=bool)
+
+
+literals = st.builds(Literal, st.integers(0, 3), st.booleans())
+rule_lists = st.lists(st.lists(literals, max_size=4), max_size=3)
+
+
+def test_empty_semantics():
+    """Empty DNF term true, empty CNF clause false, no terms false, no clauses true."""
+    X = all_inputs(2)
+    assert RuleSet([Rule(())], "dnf", 2).evaluate(X).all()
+    assert not RuleSet([Rule(())], "cnf", 2).evaluate(X).any()
+    assert not RuleSet([], "dnf", 2).evaluate(X).any()
+    assert RuleSet([], "cnf", 2).evaluate(X).all()
+
+
+@settings(max_examples=80, deadline=None)
+@given(rules=rule_lists, kind=st.sampled_from(["dnf", "cnf"]))
+def test_evaluate_matches_reference_and_negation(rules, kind):
+    """Vectorised evaluate equals the literal-by-literal reference; negate() is the complement."""
+    rs = RuleSet(rules, kind, 4)
+    X = all_inputs(4)
+    got = rs.evaluate(X)
+    assert np.array_equal(got, brute_eval(rs, X))
+    neg = rs.negate()
+    assert neg.kind != kind
+    assert np.array_equal(neg.evaluate(X), ~got)
+    assert neg.negate() == rs
+
+
+@settings(max_examples=80, deadline=None)
+@given(rules=rule_lists, kind=st.sampled_from(["dnf", "cnf"]))
+def test_simplify_without_conditions_equivalent(rules, kind):
+    """Literal-level simplification keeps evaluation identical on all 2^m inputs."""
+    rs = RuleSet(rules, kind, 4)
+    X = all_inputs(4)
+    for remove in (True, False):
+        simple = rs.simplify(remove_rules=remove)
+        assert np.array_equal(simple.evaluate(X), rs.evaluate(X))
+        assert simple.n_literals <= rs.n_literals
+    assert rs.simplify(remove_rules=False).n_rules == rs.n_rules
+
+
+# An ordinal feature with thresholds 1, 2, 3 (columns 0..2), a categorical with values a, b, c
+# (columns 3..5) and a binary feature (column 6).
+CONDS = [Condition("x", "<=", t, 0) for t in (1, 2, 3)] + \
+        [Condition("c", "==", v, 1, "categorical") for v in "abc"] + \
+        [Condition("flag", "==", 1, 2, "binary")]
+
+
+def consistent_inputs() -> np.ndarray:
+    """Every binarized row the binarizer can produce for CONDS (incl. unseen categories)."""
+    rows = []
+    for x in (0.5, 1, 1.5, 2, 2.5, 3, 4):
+        for cat in ("a", "b", "c", "unseen"):
+            for flag in (0, 1):
+                rows.append([x <= 1, x <= 2, x <= 3, cat == "a", cat == "b", cat == "c", flag])
+    return np.array(rows, dtype=np.int8)
+
+
+cond_literals = st.builds(Literal, st.integers(0, 6), st.booleans())
+
+
+@settings(max_examples=100, deadline=None)
+@given(rules=st.lists(st.lists(cond_literals, max_size=5), max_size=4),
+       kind=st.sampled_from(["dnf", "cnf"]))
+def test_simplify_with_conditions_equivalent(rules, kind):
+    """Threshold/one-hot simplification keeps evaluation identical on all consistent inputs."""
+    rs = RuleSet(rules, kind, 7, CONDS)
+    X = consistent_inputs()
+    for remove in (True, False):
+        simple = rs.simplify(remove_rules=remove)
+        assert np.array_equal(simple.evaluate(X), rs.evaluate(X))
+        assert simple.n_literals <= rs.n_literals
+        assert simple.simplify(remove_rules=remove).n_literals == simple.n_literals
+
+
+def test_simplify_examples_5_6_7():
+    """Seed Examples 5-7: tightest threshold kept, contradictory term dropped, duplicates merged."""
+    gt1, gt2, le3 = Literal(0, True), Literal(1, True), Literal(2)
+    # Ex 5: x > 1 AND x > 2 -> x > 2
+    assert RuleSet([[gt1, gt2]], "dnf", 7, CONDS).simplify().rules == (Rule((gt2,)),)
+    # §2.7 in a CNF clause: x > 1 OR x > 2 -> x > 1
+    assert RuleSet([[gt1, gt2]], "cnf", 7, CONDS).simplify().rules == (Rule((gt1,)),)
+    # Ex 6: x <= 1 AND x > 2 is empty -> term removed; flag AND NOT flag likewise
+    rs = RuleSet([[Literal(0), gt2], [Literal(6), Literal(6, True)], [le3]], "dnf", 7, CONDS)
+    assert rs.simplify().rules == (Rule((le3,)),)
+    # Ex 7: duplicates
+    assert RuleSet([[le3, le3]], "dnf", 7, CONDS).simplify().rules == (Rule((le3,)),)
+    # c == a AND c == b impossible; c == a AND c != b -> c == a
+    assert RuleSet([[Literal(3), Literal(4)]], "dnf", 7, CONDS).simplify().n_rules == 0
+    assert RuleSet([[Literal(3), Literal(4, True)]], "dnf", 7, CONDS).simplify().rules == \
+        (Rule((Literal(3),)),)
+
+
+def test_simplify_all_removed_is_always_false_dnf():
+    """If every term is contradictory the DNF is empty, i.e. always false."""
+    rs = RuleSet([[Literal(0), Literal(0, True)]], "dnf", 1).simplify()
+    assert rs.n_rules == 0 and not rs.evaluate(all_inputs(1)).any()
+
+
+def test_text_and_dict_round_trip():
+    """str() reads as conditions; to_dict survives JSON and from_dict rebuilds an equal set."""
+    rs = RuleSet([[Literal(0, True), Literal(4)], [Literal(6, True)]], "dnf", 7, CONDS)
+    text = str(rs)
+    assert text == "IF (x > 1 AND c = b)\nOR (flag != 1)\nTHEN positive"
+    back = RuleSet.from_dict(json.loads(json.dumps(rs.to_dict())))
+    assert back == rs and str(back) == text
+    assert (rs.n_rules, rs.n_literals, rs.max_rule_size) == (2, 3, 2)
+    assert str(RuleSet([], "dnf", 1)) == "IF FALSE\nTHEN positive"
+    assert str(RuleSet([], "cnf", 1)) == "IF TRUE\nTHEN positive"
+
+
+def test_named_attaches_conditions():
+    """named() keeps the rules and only changes the printed names."""
+    rs = RuleSet([[Literal(2)]], "cnf", 7)
+    assert str(rs) == "IF (x2)\nTHEN positive"
+    assert str(rs.named(CONDS)) == "IF (x <= 3)\nTHEN positive"
+    assert rs.named(CONDS).rules == rs.rules
+
+
+def test_bad_input_errors():
+    """Malformed rule sets raise ValueError naming the problem."""
+    with pytest.raises(ValueError, match="kind"):
+        RuleSet([], "xnf", 1)
+    with pytest.raises(ValueError, match="column 3"):
+        RuleSet([[Literal(3)]], "dnf", 2)
+    with pytest.raises(ValueError, match="non-negative"):
+        Literal(-1)
+    with pytest.raises(ValueError, match="conditions"):
+        RuleSet([], "dnf", 2, CONDS)
+    with pytest.raises(ValueError, match="2 columns"):
+        RuleSet([], "dnf", 2).evaluate(np.zeros((3, 3)))
