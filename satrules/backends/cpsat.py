@@ -1,0 +1,250 @@
+"""The ``cpsat`` backend: Google OR-Tools CP-SAT, in process.
+
+Mapping (ALGORITHMS.md §1 and §9):
+
+* hard clause -> ``add_bool_or``; an empty hard clause makes the model infeasible;
+* soft unit ``(lit, w)`` -> objective term ``w * not(lit)``; a non-unit soft
+  clause ``(C, w)`` -> a fresh bool ``r``, ``add_bool_or(C + [r])`` and the term
+  ``w * r``; an empty soft clause is a constant cost;
+* cardinality -> ``add_at_most_one`` / ``add_exactly_one`` when the bound is 1
+  over distinct variables, a linear constraint otherwise;
+* graph -> lowered to at-most-one constraints over a greedy clique cover of
+  the edges (``graph_encoding="clique"``, the default) or to pairwise clauses.
+
+Objective range: CP-SAT rejects an objective whose coefficients could sum
+beyond about ``2**61`` ("possible integer overflow", verified on ortools
+9.15).  When the soft weight sum exceeds :data:`MAX_OBJECTIVE` the weights are
+divided by their greatest common divisor if that brings the sum in range
+(exact: the optimum and every cost are scaled by the same integer); otherwise
+the backend raises :class:`~satrules.exceptions.BackendError`.  It never
+rounds a weight.
+
+Optimality: ``absolute_gap_limit`` is set to 0.5 and ``relative_gap_limit``
+to 0, so on an integer objective CP-SAT only stops with OPTIMAL when the bound
+equals the objective; the backend re-checks ``best_objective_bound`` and
+reports it as the lower bound.
+
+Determinism: one worker and ``random_seed=0`` unless asked otherwise; with a
+wall-clock limit the result may still depend on timing.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from functools import reduce
+from typing import Any
+
+import numpy as np
+
+from satrules.backends.base import BackendBase, hint_values, package_version
+from satrules.exceptions import BackendError, EncodingError
+from satrules.ir import Model, Solution, Status, make_solution
+from satrules.ir.lowering import GRAPH_ENCODINGS, lower
+
+__all__ = ["CPSATBackend", "MAX_OBJECTIVE"]
+
+#: Largest soft weight sum handed to CP-SAT (2**61 passes its overflow check, 2**62 fails).
+MAX_OBJECTIVE = 2**61
+#: Objective values below this are exact in a float, so CP-SAT's reported cost can be compared.
+_FLOAT_EXACT = 2**53
+
+
+def _status_map() -> dict[int, Status]:
+    from ortools.sat.python import cp_model
+
+    return {
+        cp_model.OPTIMAL: Status.OPTIMAL,
+        cp_model.FEASIBLE: Status.FEASIBLE,
+        cp_model.INFEASIBLE: Status.UNSATISFIABLE,
+        cp_model.UNKNOWN: Status.UNKNOWN,
+        cp_model.MODEL_INVALID: Status.ERROR,
+    }
+
+
+def objective_scale(weights: list[int]) -> int:
+    """Return the divisor bringing the weight sum within :data:`MAX_OBJECTIVE` (1 if none needed).
+
+    Raises
+    ------
+    BackendError
+        If even dividing by the gcd of the weights leaves the sum too large.
+
+    Examples
+    --------
+    >>> objective_scale([3, 4])
+    1
+    >>> objective_scale([2**70, 3 * 2**70]) == 2**70
+    True
+    """
+    total = sum(weights)
+    if total <= MAX_OBJECTIVE:
+        return 1
+    g = reduce(math.gcd, weights)
+    if total // g <= MAX_OBJECTIVE:
+        return g
+    raise BackendError(
+        f"cpsat: the soft weights sum to {total} (about 2**{total.bit_length() - 1}), beyond "
+        f"CP-SAT's 64-bit objective range (2**61), and their gcd {g} does not bring them in "
+        "range; use the rc2 backend, which handles weights of any size"
+    )
+
+
+class CPSATBackend(BackendBase):
+    """Solve IR models with OR-Tools CP-SAT.
+
+    Parameters
+    ----------
+    workers : int, default 1
+        ``num_workers`` (0 means all cores).  One worker with a fixed seed is reproducible.
+    log : bool, default False
+        Print CP-SAT's search log.
+    graph_encoding : {"clique", "pairwise"}, default "clique"
+        How graph constraints reach CP-SAT (at-most-one per clique, or one clause per edge).
+    **parameters
+        Any further ``CpSolver.parameters`` field, e.g. ``max_deterministic_time=5.0``.
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); xs = m.new_vars("x", 3)
+    >>> m.add_cardinality(xs, "<=", 1); m.add_soft_units(xs, [1, 2, 3])
+    >>> sol = CPSATBackend().solve(m)
+    >>> sol.status.value, sol.cost, sol[("x", 2)], sol.lower_bound
+    ('OPTIMAL', 3, True, 3)
+    """
+
+    name = "cpsat"
+    native = frozenset({"clause", "soft", "cardinality"})
+    install = 'pip install ortools   (a satrules dependency: pip install satrules)'
+    module = "ortools"
+    distribution = "ortools"
+
+    def __init__(self, *, workers: int = 1, log: bool = False, graph_encoding: str = "clique",
+                 **parameters: Any) -> None:
+        if not isinstance(workers, int) or isinstance(workers, bool) or workers < 0:
+            raise EncodingError(f"workers must be a non-negative int, got {workers!r}")
+        if graph_encoding not in GRAPH_ENCODINGS:
+            raise EncodingError(f"graph_encoding must be one of {GRAPH_ENCODINGS}")
+        super().__init__(workers=workers, log=bool(log), graph_encoding=graph_encoding,
+                         **parameters)
+
+    def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
+              hint: Mapping | None = None) -> Solution:
+        """Return the optimum of ``model`` (or the best answer within ``time_limit``)."""
+        self.require()
+        from ortools.sat.python import cp_model
+
+        start = time.perf_counter()
+        lowered = lower(model, keep=self.native, graph_encoding=self.options["graph_encoding"])
+        weights = lowered.soft.weight_list()
+        scale = objective_scale(weights)
+        cp, xs, offset = _build(lowered, [w // scale for w in weights])
+        hinted = hint_values(model, hint)
+        for var, value in hinted.items():
+            cp.add_hint(xs[var], value)
+        solver = cp_model.CpSolver()
+        params = self._parameters(solver, time_limit, seed)
+        code = solver.solve(cp)
+        wall = time.perf_counter() - start
+        status = _status_map()[code]
+        common = dict(wall_time=wall, backend=self.name, engine="CP-SAT",
+                      engine_version=self.version(), options=params)
+        if status is Status.ERROR:
+            return make_solution(model, status, message=f"CP-SAT: {cp.validate()}", **common)
+        if not status.is_feasible:
+            msg = "time limit reached without a solution" if status is Status.UNKNOWN else ""
+            return make_solution(model, status, message=msg, **common)
+        values = np.zeros(lowered.n_vars + 1, dtype=bool)
+        values[1:] = [solver.boolean_value(x) for x in xs[1:]]
+        objective, bound = solver.objective_value, solver.best_objective_bound
+        if status is Status.OPTIMAL and objective - bound >= 0.5:
+            status = Status.FEASIBLE  # a gap limit stopped the search, not a proof
+        reported = lower_bound = None
+        if abs(objective) < _FLOAT_EXACT:
+            reported = (round(objective) + offset) * scale
+            lower_bound = (math.ceil(bound - 1e-6) + offset) * scale
+        message = f"weights divided by their gcd {scale}" if scale > 1 else ""
+        return make_solution(model, status, values, reported_cost=reported,
+                             lower_bound=lower_bound, message=message, **common)
+
+    def _parameters(self, solver: Any, time_limit: float | None, seed: int | None) -> dict:
+        """Set the solver parameters; return them as the options record."""
+        params = {
+            "num_workers": self.options["workers"],
+            "random_seed": 0 if seed is None else int(seed) % (2**31),
+            "log_search_progress": self.options["log"],
+            "absolute_gap_limit": 0.5,
+            "relative_gap_limit": 0.0,
+        }
+        if time_limit is not None:
+            params["max_time_in_seconds"] = float(time_limit)
+        extra = {k: v for k, v in self.options.items()
+                 if k not in ("workers", "log", "graph_encoding")}
+        params.update(extra)
+        for key, value in params.items():
+            try:
+                setattr(solver.parameters, key, value)
+            except (AttributeError, TypeError, ValueError) as exc:
+                raise EncodingError(f"cpsat: bad parameter {key}={value!r}: {exc}") from exc
+        params["graph_encoding"] = self.options["graph_encoding"]
+        return params
+
+    @classmethod
+    def version(cls) -> str:
+        """Return the ortools version."""
+        return package_version("ortools")
+
+
+def _build(lowered: Model, weights: list[int]) -> tuple[Any, list, int]:
+    """Return (CpModel, bool var per IR variable (index 0 unused), constant objective offset)."""
+    from ortools.sat.python import cp_model
+
+    cp = cp_model.CpModel()
+    xs: list[Any] = [None] + [cp.new_bool_var(f"x{v}") for v in range(1, lowered.n_vars + 1)]
+    negs: list[Any] = [None] + [x.Not() for x in xs[1:]]
+
+    def lit(code: int) -> Any:
+        return xs[code] if code > 0 else negs[-code]
+
+    hard = lowered.hard
+    flat, bounds = hard.lits.tolist(), hard.offsets.tolist()
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+        cp.add_bool_or([lit(code) for code in flat[a:b]])
+    for card in lowered.cardinalities:
+        _add_cardinality(cp, [lit(code) for code in card.lits], card)
+    soft = lowered.soft
+    flat, bounds = soft.lits.tolist(), soft.offsets.tolist()
+    terms, coeffs, offset = [], [], 0
+    for a, b, weight in zip(bounds[:-1], bounds[1:], weights, strict=True):
+        if b == a:
+            offset += weight  # an empty soft clause is always falsified
+        elif b == a + 1:
+            terms.append(lit(-flat[a]))  # paid when the literal is false
+            coeffs.append(weight)
+        else:
+            relax = cp.new_bool_var("")
+            cp.add_bool_or([lit(code) for code in flat[a:b]] + [relax])
+            terms.append(relax)
+            coeffs.append(weight)
+    if terms:
+        cp.minimize(cp_model.LinearExpr.weighted_sum(terms, coeffs))
+    return cp, xs, offset
+
+
+def _add_cardinality(cp: Any, lits: list, card: Any) -> None:
+    """Add one cardinality constraint; dedicated at-most/exactly-one when it applies."""
+    if not lits:  # an empty sum is 0: the constraint is a constant
+        if not card.holds(np.zeros(1, dtype=bool)):
+            cp.add_bool_or([])
+        return
+    distinct = len({abs(code) for code in card.lits}) == len(card.lits)
+    if card.bound == 1 and distinct and card.op == "<=":
+        cp.add_at_most_one(lits)
+    elif card.bound == 1 and distinct and card.op == "==":
+        cp.add_exactly_one(lits)
+    else:
+        total = sum(lits)
+        {"<=": lambda: cp.add(total <= card.bound), ">=": lambda: cp.add(total >= card.bound),
+         "==": lambda: cp.add(total == card.bound)}[card.op]()
