@@ -1,0 +1,83 @@
+"""Progress bars on stderr for long work (IMLI partitions, sweeps, large encodings).
+
+Bars are drawn with :mod:`tqdm` when it is installed, only when stderr is a
+terminal, and never when the caller asked for quiet output.  Everywhere else
+:func:`progress` hands the iterable back unchanged, so wrapping a loop costs
+nothing in tests, pipes and CI logs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+__all__ = ["progress", "progress_enabled"]
+
+T = TypeVar("T")
+
+
+def progress_enabled(quiet: bool = False, stream=None) -> bool:
+    """Return whether a progress bar should be drawn.
+
+    Parameters
+    ----------
+    quiet : bool
+        The user's ``--quiet`` flag; ``True`` always disables bars.
+    stream : file object, optional
+        Where the bar would go (default ``sys.stderr``).
+
+    Returns
+    -------
+    bool
+        ``True`` only when not quiet, ``stream`` is a TTY and tqdm is installed.
+
+    Examples
+    --------
+    >>> progress_enabled(quiet=True)
+    False
+    """
+    if quiet:
+        return False
+    stream = sys.stderr if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    if isatty is None or not isatty():
+        return False
+    return importlib.util.find_spec("tqdm") is not None
+
+
+def progress(iterable: Iterable[T], *, desc: str = "", total: int | None = None,
+             quiet: bool = False, stream=None) -> Iterator[T] | Iterable[T]:
+    """Wrap ``iterable`` in a tqdm bar on stderr when :func:`progress_enabled` says so.
+
+    Parameters
+    ----------
+    iterable : iterable
+        The work items.
+    desc : str
+        Label shown left of the bar.
+    total : int, optional
+        Number of items when ``iterable`` has no ``len``.
+    quiet : bool
+        Disable the bar.
+    stream : file object, optional
+        Destination (default ``sys.stderr``); stdout is never used, so piped
+        results stay clean.
+
+    Returns
+    -------
+    iterable
+        ``iterable`` itself when no bar is drawn, else a tqdm iterator over it.
+
+    Examples
+    --------
+    >>> list(progress(range(3), desc="steps", quiet=True))
+    [0, 1, 2]
+    """
+    stream = sys.stderr if stream is None else stream
+    if not progress_enabled(quiet, stream):
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, desc=desc, total=total, file=stream, leave=False, dynamic_ncols=True)

@@ -1,0 +1,518 @@
+"""Versioned JSON files for fitted rule sets: :func:`save`, :func:`load`, :func:`atomic_write`.
+
+A *rule-set file* holds a fitted satrules estimator (or a bare
+:class:`~satrules.rules.RuleSet`) together with everything needed to use it
+again and to say where it came from:
+
+``schema``, ``schema_version``
+    ``"satrules.ruleset"`` and an integer; files from a newer satrules are
+    refused with a message asking for an upgrade.
+``rules_text``
+    The rules as readable IF-THEN text (for people; ignored on load).
+``estimator``
+    Class path, ``get_params()`` and the fitted state (``rules_``,
+    ``binarizer_`` with its thresholds, categories and feature names,
+    ``classes_``, ``feature_names_in_``, ...).
+``metrics``
+    Whatever the caller measured (accuracy, coverage, sizes).
+``provenance``
+    satrules and Python versions, creation time, and the solver's backend,
+    engine, status, cost, lower bound and wall time.
+
+Values that JSON has no type for are written as small tagged objects
+(``{"__ndarray__": ..., "dtype": ...}``, ``{"__tuple__": [...]}``, dataclasses
+and ``to_dict``/``from_dict`` objects by class path).  **Nothing is ever
+unpickled**: loading only rebuilds numpy arrays, scipy sparse matrices, enums,
+dataclasses and estimators whose classes live in ``satrules`` itself, so a
+rule-set file cannot run code.  Writes go to a temporary file in the target
+directory that is renamed into place, so an error never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as _dt
+import enum
+import importlib
+import json
+import math
+import os
+import platform
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from satrules.exceptions import SatrulesError
+
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "SchemaError", "atomic_write", "dumps", "load", "loads",
+           "save", "solution_provenance"]
+
+#: Name stored in every rule-set file.
+SCHEMA = "satrules.ruleset"
+#: Version written by this satrules; files with a larger number are refused.
+SCHEMA_VERSION = 1
+
+# fitted attributes that are summarised (``provenance``) instead of stored: a
+# Solution holds the whole IR model, which is not needed to predict
+_SUMMARISED = {"solution_"}
+
+
+class SchemaError(SatrulesError, ValueError):
+    """A rule-set file is not valid JSON, not a satrules rule set, or of a newer schema."""
+
+
+# --------------------------------------------------------------------------- atomic writes
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8",
+                 newline: str | None = None) -> Iterator[Any]:
+    """Open a temporary file next to ``path`` and rename it onto ``path`` on success.
+
+    If the ``with`` block raises, the temporary file is removed and ``path`` is
+    left as it was (absent or with its old content): no partial output.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Final destination.
+    mode : {"w", "wb"}
+        Text or binary.
+    encoding, newline : str, optional
+        As for :func:`open` (text mode only).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> with atomic_write(os.path.join(d, "out.txt")) as fh:
+    ...     _ = fh.write("done")
+    >>> open(os.path.join(d, "out.txt")).read()
+    'done'
+    >>> try:
+    ...     with atomic_write(os.path.join(d, "bad.txt")) as fh:
+    ...         _ = fh.write("half")
+    ...         raise RuntimeError("boom")
+    ... except RuntimeError:
+    ...     pass
+    >>> sorted(os.listdir(d))
+    ['out.txt']
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_write mode must be 'w' or 'wb', got {mode!r}")
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise FileNotFoundError(f"output directory does not exist: {str(directory)!r}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
+        with os.fdopen(fd, mode, **kwargs) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------- tagged values
+
+
+def _class_path(obj: Any) -> str:
+    cls = type(obj)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _resolve(path: str) -> type:
+    """Import a class by ``module.Class`` path, only from inside satrules."""
+    if not isinstance(path, str) or not path.startswith("satrules."):
+        raise SchemaError(f"refusing to load class {path!r}: only satrules classes are allowed")
+    module, _, name = path.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise SchemaError(f"unknown class {path!r} in rule-set file: {exc}") from None
+    if not isinstance(cls, type):
+        raise SchemaError(f"{path!r} is not a class")
+    return cls
+
+
+def _encode_float(x: float) -> Any:
+    return x if math.isfinite(x) else {"__float__": repr(x)}
+
+
+def _encode_array(arr: np.ndarray) -> dict:
+    if arr.dtype == object:
+        data = [_encode(v) for v in arr.ravel().tolist()]
+    elif arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        data = [_encode_float(v) for v in arr.ravel().tolist()]
+    elif arr.dtype.kind in "biufUS":
+        data = arr.ravel().tolist()
+        if arr.dtype.kind == "S":
+            data = [v.decode("latin-1") for v in data]
+    else:
+        raise TypeError(f"cannot store numpy dtype {arr.dtype}")
+    return {"__ndarray__": data, "dtype": arr.dtype.str if arr.dtype != object else "object",
+            "shape": list(arr.shape)}
+
+
+def _encode(value: Any) -> Any:
+    """Turn ``value`` into JSON-compatible data; raise ``TypeError`` if it has no safe form."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, enum.Enum):
+        return {"__enum__": _class_path(value), "value": _encode(value.value)}
+    if isinstance(value, (int, np.integer)) and not isinstance(value, np.bool_):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, (float, np.floating)):
+        return _encode_float(float(value))
+    if isinstance(value, np.ndarray):
+        return _encode_array(value)
+    if isinstance(value, tuple):
+        return {"__tuple__": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        if all(isinstance(k, str) and not k.startswith("__") for k in value):
+            return {k: _encode(v) for k, v in value.items()}
+        return {"__items__": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, (set, frozenset)):
+        return {"__set__": [_encode(v) for v in sorted(value, key=repr)],
+                "frozen": isinstance(value, frozenset)}
+    return _encode_object(value)
+
+
+def _encode_object(value: Any) -> Any:
+    module = type(value).__module__
+    if module.startswith("scipy.sparse"):
+        csr = value.tocsr()
+        return {"__csr__": {"data": _encode_array(csr.data), "indices": csr.indices.tolist(),
+                            "indptr": csr.indptr.tolist(), "shape": list(csr.shape)}}
+    if not module.startswith("satrules."):
+        raise TypeError(f"cannot store a {module}.{type(value).__qualname__} object")
+    if hasattr(value, "to_dict") and hasattr(type(value), "from_dict"):
+        return {"__object__": _class_path(value), "data": _encode(value.to_dict())}
+    if dataclasses.is_dataclass(value):
+        fields = {f.name: _encode(getattr(value, f.name))
+                  for f in dataclasses.fields(value) if f.init}
+        return {"__dataclass__": _class_path(value), "fields": fields}
+    if hasattr(value, "get_params"):
+        return encode_estimator(value)
+    raise TypeError(f"cannot store a {_class_path(value)} object")
+
+
+_DECODERS: dict[str, Any] = {}
+
+
+def _decoder(tag: str):
+    def register(fn):
+        _DECODERS[tag] = fn
+        return fn
+    return register
+
+
+@_decoder("__float__")
+def _(d: dict) -> float:
+    return float(d["__float__"])
+
+
+@_decoder("__ndarray__")
+def _(d: dict) -> np.ndarray:
+    dtype, shape = d["dtype"], tuple(d["shape"])
+    if dtype == "object":
+        items = [_decode(v) for v in d["__ndarray__"]]
+        arr = np.empty(len(items), dtype=object)
+        arr[:] = items
+        return arr.reshape(shape)
+    data = [_decode(v) if isinstance(v, dict) else v for v in d["__ndarray__"]]
+    return np.asarray(data, dtype=np.dtype(dtype)).reshape(shape)
+
+
+@_decoder("__tuple__")
+def _(d: dict) -> tuple:
+    return tuple(_decode(v) for v in d["__tuple__"])
+
+
+@_decoder("__items__")
+def _(d: dict) -> dict:
+    return {_decode(k): _decode(v) for k, v in d["__items__"]}
+
+
+@_decoder("__set__")
+def _(d: dict):
+    items = [_decode(v) for v in d["__set__"]]
+    return frozenset(items) if d.get("frozen") else set(items)
+
+
+@_decoder("__enum__")
+def _(d: dict):
+    return _resolve(d["__enum__"])(_decode(d["value"]))
+
+
+@_decoder("__csr__")
+def _(d: dict):
+    from scipy import sparse
+
+    c = d["__csr__"]
+    return sparse.csr_matrix((_decode(c["data"]), np.asarray(c["indices"], dtype=np.int64),
+                              np.asarray(c["indptr"], dtype=np.int64)), shape=tuple(c["shape"]))
+
+
+@_decoder("__object__")
+def _(d: dict):
+    return _resolve(d["__object__"]).from_dict(_decode(d["data"]))
+
+
+@_decoder("__dataclass__")
+def _(d: dict):
+    cls = _resolve(d["__dataclass__"])
+    if not dataclasses.is_dataclass(cls):
+        raise SchemaError(f"{d['__dataclass__']!r} is not a dataclass")
+    return cls(**{k: _decode(v) for k, v in d["fields"].items()})
+
+
+@_decoder("__estimator__")
+def _(d: dict):
+    return decode_estimator(d)
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    for tag, fn in _DECODERS.items():
+        if tag in value:
+            return fn(value)
+    return {k: _decode(v) for k, v in value.items()}
+
+
+# --------------------------------------------------------------------------- estimators
+
+
+def encode_estimator(est: Any) -> dict:
+    """Return the tagged form of a fitted satrules estimator (parameters and fitted state).
+
+    Attributes in ``_SUMMARISED`` (the solver's ``Solution``) are left out; the
+    provenance block of the file records what matters from them.  Any other
+    fitted attribute without a safe JSON form raises ``TypeError`` naming it,
+    so a file never silently lacks state that prediction needs.
+    """
+    state = {}
+    for name, value in vars(est).items():
+        if not name.endswith("_") or name.startswith("_") or name in _SUMMARISED:
+            continue
+        try:
+            state[name] = _encode(value)
+        except TypeError as exc:
+            raise TypeError(f"cannot save fitted attribute {name!r}: {exc}") from None
+    params = {k: _encode(v) for k, v in est.get_params(deep=False).items()}
+    return {"__estimator__": _class_path(est), "params": params, "state": state}
+
+
+def decode_estimator(d: dict) -> Any:
+    """Rebuild an estimator written by :func:`encode_estimator` (no refit, no pickle)."""
+    cls = _resolve(d["__estimator__"])
+    if not hasattr(cls, "get_params"):
+        raise SchemaError(f"{d['__estimator__']!r} is not an estimator")
+    est = cls(**{k: _decode(v) for k, v in d.get("params", {}).items()})
+    for name, value in d.get("state", {}).items():
+        if not (isinstance(name, str) and name.endswith("_") and name.isidentifier()):
+            raise SchemaError(f"invalid fitted attribute name {name!r}")
+        setattr(est, name, _decode(value))
+    return est
+
+
+def solution_provenance(solution: Any) -> dict:
+    """Summarise a :class:`~satrules.ir.Solution` (or ``None``) as plain JSON data.
+
+    Examples
+    --------
+    >>> import satrules
+    >>> m = satrules.Model(); x = m.new_var("x"); m.add_soft([x], 3)
+    >>> p = solution_provenance(satrules.solve(m, backend="bruteforce"))
+    >>> p["backend"], p["status"], p["cost"]
+    ('bruteforce', 'OPTIMAL', 0)
+    """
+    if solution is None:
+        return {}
+    status = getattr(solution, "status", None)
+    out = {
+        "backend": getattr(solution, "backend", ""),
+        "engine": getattr(solution, "engine", ""),
+        "engine_version": getattr(solution, "engine_version", ""),
+        "status": status.value if isinstance(status, enum.Enum) else status,
+        "cost": _encode(getattr(solution, "cost", None)),
+        "lower_bound": _encode(getattr(solution, "lower_bound", None)),
+        "wall_time": _encode(getattr(solution, "wall_time", None)),
+    }
+    try:
+        out["options"] = _encode(dict(getattr(solution, "options", {}) or {}))
+    except TypeError:
+        out["options"] = {k: repr(v) for k, v in (solution.options or {}).items()}
+    return out
+
+
+def _provenance(obj: Any) -> dict:
+    import satrules
+
+    prov = {
+        "satrules_version": satrules.__version__,
+        "python": platform.python_version(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+    solution = getattr(obj, "solution_", None)
+    if solution is not None:
+        prov["solver"] = solution_provenance(solution)
+    return prov
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def dumps(obj: Any, *, metrics: dict | None = None, extra: dict | None = None) -> str:
+    """Return the rule-set file text for a fitted estimator or a ``RuleSet``.
+
+    Parameters
+    ----------
+    obj : estimator or RuleSet
+        A fitted satrules estimator (anything with ``rules_``) or a rule set.
+    metrics : dict, optional
+        Measured figures to keep with the rules (e.g. ``{"test_accuracy": 0.93}``).
+    extra : dict, optional
+        Further JSON-compatible information (stored under ``"extra"``).
+
+    Returns
+    -------
+    str
+        Indented JSON.
+
+    Raises
+    ------
+    ValueError
+        When ``obj`` is an unfitted estimator.
+    TypeError
+        When ``obj`` holds fitted state with no safe JSON form.
+    """
+    doc: dict[str, Any] = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION}
+    if hasattr(obj, "get_params"):
+        rules = getattr(obj, "rules_", None)
+        if rules is None:
+            raise ValueError(f"{type(obj).__name__} is not fitted; call fit before saving")
+        doc["kind"] = "estimator"
+        doc["rules_text"] = str(rules)
+        doc["estimator"] = encode_estimator(obj)
+    else:
+        doc["kind"] = "ruleset"
+        doc["rules_text"] = str(obj)
+        doc["rules"] = _encode(obj)
+    doc["metrics"] = _encode(dict(metrics or {}))
+    doc["provenance"] = _provenance(obj)
+    if extra:
+        doc["extra"] = _encode(dict(extra))
+    return json.dumps(doc, indent=1, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def loads(text: str, *, source: str = "<string>") -> Any:
+    """Rebuild the estimator or ``RuleSet`` from rule-set file text (see :func:`load`)."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SchemaError(f"{source}: not a JSON rule-set file ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise SchemaError(f"{source}: not a satrules rule-set file (missing \"schema\": "
+                          f"\"{SCHEMA}\")")
+    version = doc.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SchemaError(f"{source}: invalid schema_version {version!r}")
+    if version > SCHEMA_VERSION:
+        raise SchemaError(
+            f"{source}: written with rule-set schema version {version}, but this satrules "
+            f"reads versions up to {SCHEMA_VERSION}; upgrade satrules (pip install -U satrules)")
+    kind = doc.get("kind")
+    key = {"estimator": "estimator", "ruleset": "rules"}.get(kind)
+    if key is None or key not in doc:
+        raise SchemaError(f"{source}: invalid rule-set file: kind {kind!r} without its data")
+    try:
+        obj = _decode(doc[key])
+    except SchemaError as exc:
+        raise SchemaError(f"{source}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SchemaError(f"{source}: invalid rule-set file: {type(exc).__name__}: {exc}") from None
+    if kind == "estimator":
+        obj.provenance_ = doc.get("provenance", {})
+        obj.metrics_ = _decode(doc.get("metrics", {}))
+    return obj
+
+
+def save(obj: Any, path: str | os.PathLike, *, metrics: dict | None = None,
+         extra: dict | None = None) -> Path:
+    """Write a fitted estimator or ``RuleSet`` to ``path`` as a versioned JSON rule-set file.
+
+    The file is written atomically (temporary file + rename), so a failure
+    leaves no partial output.  See the module docstring for the layout.
+
+    Parameters
+    ----------
+    obj : estimator or RuleSet
+    path : str or path-like
+    metrics, extra : dict, optional
+        See :func:`dumps`.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from satrules.rules import Literal, RuleSet
+    >>> rs = RuleSet([[Literal(0), Literal(2, negated=True)]], kind="dnf", n_columns=3)
+    >>> path = os.path.join(tempfile.mkdtemp(), "rules.json")
+    >>> _ = save(rs, path, metrics={"train_accuracy": 1.0})
+    >>> load(path) == rs
+    True
+    """
+    text = dumps(obj, metrics=metrics, extra=extra)
+    with atomic_write(path) as fh:
+        fh.write(text)
+    return Path(path)
+
+
+def load(path: str | os.PathLike) -> Any:
+    """Read a rule-set file written by :func:`save`.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    estimator or RuleSet
+        A fitted estimator (with ``provenance_`` and ``metrics_`` from the
+        file) ready to ``predict``, or the bare rule set.
+
+    Raises
+    ------
+    SchemaError
+        (a ``ValueError``) for a file that is not JSON, not a satrules rule
+        set, refers to a class outside satrules, or has a newer schema version.
+    OSError
+        When the file cannot be read.
+    """
+    with open(path, encoding="utf-8", errors="strict") as fh:
+        try:
+            text = fh.read()
+        except UnicodeDecodeError as exc:
+            raise SchemaError(f"{os.fspath(path)}: not a text rule-set file ({exc})") from None
+    return loads(text, source=os.fspath(path))
