@@ -1,0 +1,177 @@
+"""Tests for satrules.mining: leaf rules of tree ensembles, intervals, covers, labels, B_{α,δ}."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_breast_cancer, load_iris
+
+from satrules.mining import Candidates, MinedRule, mine_rules
+
+
+def _path_conditions(tree, n_features):
+    """Reference: walk every root-to-leaf path recursively, returning (leaf, lo, hi)."""
+    t = tree.tree_
+    out = []
+
+    def walk(node, lo, hi):
+        if t.children_left[node] < 0:
+            out.append((node, lo.copy(), hi.copy()))
+            return
+        f, thr = t.feature[node], t.threshold[node]
+        left_hi = hi.copy()
+        left_hi[f] = min(hi[f], thr)
+        walk(t.children_left[node], lo, left_hi)
+        right_lo = lo.copy()
+        right_lo[f] = max(lo[f], thr)
+        walk(t.children_right[node], right_lo, hi)
+
+    walk(0, np.full(n_features, -np.inf), np.full(n_features, np.inf))
+    return out
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    return load_breast_cancer(return_X_y=True)
+
+
+@pytest.mark.parametrize("miner", ["gbdt", "rf"])
+def test_rules_are_the_leaf_paths_without_duplicates(cancer, miner):
+    """Every rule is one leaf path (merged intervals) of the ensemble; every leaf path is a
+    rule; no two rules are equal."""
+    X, y = cancer
+    cands = mine_rules(X, y, miner=miner, n_estimators=8, max_depth=3, random_state=0)
+    got = {tuple(np.r_[lo, hi]) for lo, hi in zip(cands.lo, cands.hi, strict=True)}
+    assert len(got) == len(cands)
+    from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+    cls = GradientBoostingClassifier if miner == "gbdt" else RandomForestClassifier
+    model = cls(n_estimators=8, max_depth=3, random_state=0).fit(X, y)
+    want = {tuple(np.r_[lo, hi]) for tree in np.ravel(model.estimators_)
+            for _, lo, hi in _path_conditions(tree, X.shape[1])}
+    assert got == want
+
+
+def test_multiclass_gbdt_uses_every_class_trees_and_majority_labels():
+    """Multi-class: rules come from each class's trees; each label is the majority class of
+    the rule's training cover and accuracy is that majority's share."""
+    X, y = load_iris(return_X_y=True)
+    cands = mine_rules(X, y, n_estimators=5, max_depth=2, random_state=0)
+    assert set(cands.labels.tolist()) == {0, 1, 2}
+    dense = cands.covers.toarray()
+    for r in range(len(cands)):
+        counts = np.bincount(y[dense[r]], minlength=3)
+        assert cands.labels[r] == counts.argmax()
+        assert cands.accuracy[r] == pytest.approx(counts.max() / counts.sum())
+        assert cands.support[r] == counts.sum()
+
+
+def test_interval_cover_equals_tree_cover_on_new_data(cancer):
+    """Covers recomputed from the intervals on unseen data equal the covers given by the trees'
+    own leaf assignment (apply), also for values placed exactly on split thresholds."""
+    from sklearn.ensemble import GradientBoostingClassifier
+    X, y = cancer
+    cands = mine_rules(X[:400], y[:400], n_estimators=10, max_depth=3, random_state=1)
+    assert (cands.cover(X[:400]) != cands.covers).nnz == 0
+    model = GradientBoostingClassifier(n_estimators=10, max_depth=3, random_state=1)
+    model.fit(X[:400], y[:400])
+    rng = np.random.default_rng(0)
+    Xnew = X[400:] * rng.uniform(0.9, 1.1, size=X[400:].shape)
+    trees = list(np.ravel(model.estimators_))
+    for tree in trees[:3]:  # put values exactly on (and just above) split thresholds
+        t = tree.tree_
+        for node in np.flatnonzero(t.children_left >= 0):
+            rows = rng.choice(len(Xnew), 6, replace=False)
+            Xnew[rows[:3], t.feature[node]] = t.threshold[node]
+            Xnew[rows[3:], t.feature[node]] = np.nextafter(t.threshold[node], np.inf)
+    index = {tuple(np.r_[lo, hi]): r for r, (lo, hi) in
+             enumerate(zip(cands.lo, cands.hi, strict=True))}
+    want = np.zeros((len(cands), len(Xnew)), dtype=bool)
+    leaves = model.apply(Xnew).reshape(len(Xnew), -1).astype(int)
+    for k, tree in enumerate(trees):
+        for leaf, lo, hi in _path_conditions(tree, X.shape[1]):
+            key = tuple(np.r_[lo, hi])
+            if key in index:
+                want[index[key], leaves[:, k] == leaf] = True
+    assert np.array_equal(cands.cover(Xnew).toarray(), want)
+
+
+def test_deterministic_for_fixed_random_state(cancer):
+    """The same data and random_state give the same candidates, in the same order."""
+    X, y = cancer
+    a = mine_rules(X, y, miner="rf", n_estimators=5, max_depth=3, random_state=3)
+    b = mine_rules(X, y, miner="rf", n_estimators=5, max_depth=3, random_state=3)
+    assert np.array_equal(a.lo, b.lo) and np.array_equal(a.hi, b.hi)
+    assert np.array_equal(a.labels, b.labels) and (a.covers != b.covers).nnz == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(alpha=st.floats(0, 1), delta=st.integers(0, 4))
+def test_filter_is_exactly_b_alpha_delta(cancer, alpha, delta):
+    """filter(α, δ) keeps exactly the rules with accuracy ≥ α and width ≤ δ."""
+    X, y = cancer
+    cands = _small(X, y)
+    keep = cands.filter(alpha, delta)
+    mask = (cands.accuracy >= alpha) & (cands.width <= delta)
+    assert np.array_equal(keep, np.flatnonzero(mask))
+    sub = cands.subset(keep)
+    assert len(sub) == len(keep) and np.all(sub.width <= delta)
+
+
+_CACHE = {}
+
+
+def _small(X, y):
+    if "c" not in _CACHE:
+        _CACHE["c"] = mine_rules(X, y, n_estimators=10, max_depth=4, random_state=0)
+    return _CACHE["c"]
+
+
+def test_width_counts_distinct_features(cancer):
+    """Two splits on the same feature merge into one interval: width counts features, and
+    width ≤ max_depth."""
+    X, y = cancer
+    cands = mine_rules(X, y, n_estimators=20, max_depth=4, random_state=0)
+    assert np.all(cands.width <= 4)
+    two_sided = np.isfinite(cands.lo) & np.isfinite(cands.hi)
+    assert two_sided.any()  # some path splits one feature twice
+    for r in np.flatnonzero(two_sided.any(axis=1))[:5]:
+        assert cands[r].width == cands.width[r] < len(_path_of(cands, r))
+
+
+def _path_of(cands, r):
+    # number of bounds (a two-sided interval counts twice)
+    return np.flatnonzero(np.isfinite(cands.lo[r])).tolist() + np.flatnonzero(
+        np.isfinite(cands.hi[r])).tolist()
+
+
+def test_rule_text_names_features_intervals_and_indicators():
+    """Rules print as IF-THEN text with feature names, both interval forms and one-hot
+    columns as `col = value` / `col != value`."""
+    rule = MinedRule(((0, 1.5, 3.0), (1, 0.5, np.inf), (2, -np.inf, 0.5)), 0,
+                     ("age", "sex=m", "city=paris"), ("no", "yes"),
+                     {1: ("sex", "m"), 2: ("city", "paris")})
+    assert str(rule) == "IF 1.5 < age <= 3 AND sex = m AND city != paris THEN no"
+    assert str(MinedRule((), 1, ("a",), ("no", "yes"))) == "IF TRUE THEN yes"
+
+
+def test_string_labels_and_feature_names():
+    """Labels may be strings; rules use class names and feature names."""
+    X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    cands = mine_rules(X, ["b", "b", "m", "m"], n_estimators=1, max_depth=1, random_state=0,
+                       feature_names=["size"])
+    assert str(cands) == "IF size <= 2.5 THEN b\nIF size > 2.5 THEN m"
+    assert isinstance(cands.subset([1]), Candidates)
+
+
+def test_bad_arguments_raise():
+    """A single class or an unknown miner is a ValueError naming the problem."""
+    X = np.zeros((4, 2))
+    with pytest.raises(ValueError, match="2 classes"):
+        mine_rules(X, [1, 1, 1, 1])
+    with pytest.raises(ValueError, match="miner"):
+        mine_rules(X, [0, 1, 0, 1], miner="xgb")
+    cands = mine_rules(X + np.arange(4)[:, None], [0, 1, 0, 1], n_estimators=1, max_depth=1)
+    with pytest.raises(ValueError, match="shape"):
+        cands.cover(np.zeros((3, 5)))
