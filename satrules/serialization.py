@@ -207,6 +207,10 @@ def _encode_object(value: Any) -> Any:
         return {"__dataclass__": _class_path(value), "fields": fields}
     if hasattr(value, "get_params"):
         return encode_estimator(value)
+    if hasattr(value, "__dict__") and not hasattr(type(value), "__slots__"):
+        # a plain satrules object (e.g. mined candidate rules): its attributes
+        return {"__instance__": _class_path(value),
+                "attrs": {k: _encode(v) for k, v in vars(value).items()}}
     raise TypeError(f"cannot store a {_class_path(value)} object")
 
 
@@ -280,6 +284,23 @@ def _(d: dict):
     return cls(**{k: _decode(v) for k, v in d["fields"].items()})
 
 
+@_decoder("__instance__")
+def _(d: dict):
+    cls = _resolve(d["__instance__"])
+    obj = cls.__new__(cls)  # no __init__: the stored attributes are the state
+    obj.__dict__.update(_check_attrs(d["attrs"]))
+    return obj
+
+
+def _check_attrs(attrs: dict) -> dict:
+    out = {}
+    for name, value in attrs.items():
+        if not (isinstance(name, str) and name.isidentifier() and not name.startswith("__")):
+            raise SchemaError(f"invalid attribute name {name!r}")
+        out[name] = _decode(value)
+    return out
+
+
 @_decoder("__estimator__")
 def _(d: dict):
     return decode_estimator(d)
@@ -302,20 +323,24 @@ def _decode(value: Any) -> Any:
 def encode_estimator(est: Any) -> dict:
     """Return the tagged form of a fitted satrules estimator (parameters and fitted state).
 
-    Attributes in ``_SUMMARISED`` (the solver's ``Solution``) are left out; the
-    provenance block of the file records what matters from them.  Any other
-    fitted attribute without a safe JSON form raises ``TypeError`` naming it,
-    so a file never silently lacks state that prediction needs.
+    Every instance attribute that is not a constructor argument is stored
+    (fitted ``name_`` attributes and private fitted helpers), except those in
+    ``_SUMMARISED`` (the solver's ``Solution``, summarised in the provenance
+    block).  An attribute without a safe JSON form raises ``TypeError`` naming
+    it, so a file never silently lacks state that prediction needs.
     """
+    params = est.get_params(deep=False)
     state = {}
     for name, value in vars(est).items():
-        if not name.endswith("_") or name.startswith("_") or name in _SUMMARISED:
+        # everything but the constructor arguments: fitted ``name_`` attributes and
+        # private fitted helpers (e.g. the binarizer's per-feature specs)
+        if name in params or name in _SUMMARISED or name.startswith("__"):
             continue
         try:
             state[name] = _encode(value)
         except TypeError as exc:
             raise TypeError(f"cannot save fitted attribute {name!r}: {exc}") from None
-    params = {k: _encode(v) for k, v in est.get_params(deep=False).items()}
+    params = {k: _encode(v) for k, v in params.items()}
     return {"__estimator__": _class_path(est), "params": params, "state": state}
 
 
@@ -325,10 +350,8 @@ def decode_estimator(d: dict) -> Any:
     if not hasattr(cls, "get_params"):
         raise SchemaError(f"{d['__estimator__']!r} is not an estimator")
     est = cls(**{k: _decode(v) for k, v in d.get("params", {}).items()})
-    for name, value in d.get("state", {}).items():
-        if not (isinstance(name, str) and name.endswith("_") and name.isidentifier()):
-            raise SchemaError(f"invalid fitted attribute name {name!r}")
-        setattr(est, name, _decode(value))
+    for name, value in _check_attrs(d.get("state", {})).items():
+        setattr(est, name, value)
     return est
 
 

@@ -182,3 +182,20 @@ def test_atomic_write_missing_directory(tmp_path):
     with pytest.raises(FileNotFoundError, match="does not exist"):
         with ser.atomic_write(tmp_path / "nope" / "x.txt"):
             pass
+
+
+def test_binarizer_round_trip_transforms_identically():
+    """A fitted ThresholdBinarizer (thresholds, categories, names) is rebuilt without refitting."""
+    import pandas as pd
+
+    from satrules.binarize import ThresholdBinarizer
+
+    X = pd.DataFrame({"age": [21.0, 35, 47, 52, 60, 33], "city": ["a", "b", "c", "a", "b", None],
+                      "flag": [0, 1, 0, 1, 1, 0]})
+    tb = ThresholdBinarizer(n_thresholds=3, missing="category").fit(X)
+    back = ser._decode(json.loads(json.dumps(ser._encode(tb), allow_nan=False)))
+    X_new = pd.DataFrame({"age": [10.0, 70], "city": ["zzz", "c"], "flag": [1, 0]})
+    assert (back.transform(X) == tb.transform(X)).all()
+    assert (back.transform(X_new) == tb.transform(X_new)).all()
+    assert back.conditions_ == tb.conditions_
+    assert list(back.feature_names_in_) == ["age", "city", "flag"]
