@@ -155,7 +155,8 @@ class RC2Backend(BackendBase):
         stratify = self.options["stratified"]
         if stratify == "auto":
             stratify = len(set(wcnf.wght)) > 1
-        return wcnf, offset, bool(stratify)
+        # RC2Stratified fails on a formula without soft clauses (pysat 1.9.dev24)
+        return wcnf, offset, bool(stratify) and bool(wcnf.soft)
 
     def _run(self, wcnf: Any, stratify: bool, time_limit: float | None) -> dict[str, Any]:
         """Run RC2 under an optional interrupt timer."""

@@ -1,0 +1,131 @@
+"""CP-SAT backend specifics: weight range, gcd rescaling, bounds, hints, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satrules import Status, solve
+from satrules.backends.cpsat import MAX_OBJECTIVE, CPSATBackend, objective_scale
+from satrules.exceptions import BackendError, EncodingError
+from satrules.ir import Model
+from tests.backends.conftest import hard_model
+from tests.strategies import tiny_models
+
+pytest.importorskip("ortools")
+
+
+def _pick_one(weights) -> Model:
+    m = Model()
+    xs = m.new_vars("x", len(weights))
+    m.add_soft_units(xs, np.array(weights, dtype=object))
+    m.add_cardinality(xs, "==", 1)
+    return m
+
+
+@settings(max_examples=30, deadline=None)
+@given(base=st.integers(1, 2**40).map(lambda b: b * 2**40),
+       factors=st.lists(st.integers(1, 1000), min_size=2, max_size=5))
+def test_gcd_rescaling_is_exact(base, factors):
+    """Weights beyond CP-SAT's range with a large common divisor are solved exactly:
+    exactly one x_i may be true, so the cost is the sum minus the largest weight."""
+    weights = [base * f for f in factors]
+    model = _pick_one(weights)
+    sol = solve(model, backend="cpsat")
+    assert sol.status is Status.OPTIMAL
+    assert sol.cost == sum(weights) - max(weights)
+    if sum(weights) > MAX_OBJECTIVE:
+        assert "gcd" in sol.message
+
+
+def test_weights_out_of_range_raise_clearly():
+    """Coprime weights summing past 2**61 raise a BackendError naming the range, not an answer."""
+    model = _pick_one([2**62 + 1, 2**62 + 2, 3])
+    with pytest.raises(BackendError, match="64-bit objective range"):
+        solve(model, backend="cpsat")
+
+
+def test_objective_scale():
+    """The divisor is 1 in range, the gcd when it suffices, and an error otherwise."""
+    assert objective_scale([MAX_OBJECTIVE]) == 1
+    assert objective_scale([6 * 2**62, 4 * 2**62]) == 2**63
+    with pytest.raises(BackendError):
+        objective_scale([2**62, 2**62 + 1])
+
+
+@settings(max_examples=25, deadline=None)
+@given(model=tiny_models(max_vars=5))
+def test_graph_encodings_agree(model):
+    """Clique-cover at-most-ones and pairwise clauses give the same optimum."""
+    clique = solve(model, backend="cpsat", graph_encoding="clique")
+    pairwise = solve(model, backend="cpsat", graph_encoding="pairwise")
+    assert clique.status is pairwise.status
+    assert clique.cost == pairwise.cost
+
+
+def test_lower_bound_and_options_are_reported():
+    """OPTIMAL answers carry bound == cost; the solver parameters are recorded."""
+    m = Model()
+    xs = m.new_vars("x", 4)
+    m.add_cardinality(xs, "<=", 2)
+    m.add_soft_units(xs, [5, 1, 3, 2])
+    sol = solve(m, backend="cpsat", seed=7)
+    assert (sol.status, sol.cost, sol.lower_bound, sol.reported_cost) == (
+        Status.OPTIMAL, 3, 3, 3)
+    assert sol.options["num_workers"] == 1
+    assert sol.options["random_seed"] == 7
+    assert sol.options["absolute_gap_limit"] == 0.5
+    assert sol.engine == "CP-SAT" and sol.engine_version
+
+
+def test_hint_by_key_is_accepted_and_optimum_kept():
+    """A (bad) hint given by semantic keys does not change the optimum."""
+    m = Model()
+    xs = m.new_vars("x", 3)
+    m.add_cardinality(xs, "==", 1)
+    m.add_soft_units(xs, [1, 2, 3])
+    sol = solve(m, backend="cpsat", hint={("x", 0): True, ("x", 1): False})
+    assert sol.cost == 3 and sol[("x", 2)]
+
+
+def test_fixed_seed_one_worker_is_deterministic():
+    """Same model, seed and one worker give the same assignment (deterministic time limit)."""
+    model = hard_model(120, seed=3)
+    runs = [solve(model, backend="cpsat", seed=5, max_deterministic_time=0.3)
+            for _ in range(2)]
+    assert runs[0].status is runs[1].status
+    assert np.array_equal(runs[0].values, runs[1].values)
+
+
+def test_time_limit_feasible_with_bound():
+    """Cut by the time limit, CP-SAT returns FEASIBLE with lower bound <= cost."""
+    model = hard_model()
+    sol = solve(model, backend="cpsat", time_limit=0.5)
+    assert sol.status is Status.FEASIBLE
+    assert sol.lower_bound is not None and sol.lower_bound < sol.cost
+
+
+@pytest.mark.parametrize("bad", [{"workers": -1}, {"graph_encoding": "tree"},
+                                 {"no_such_parameter": 1}])
+def test_bad_options_are_rejected(bad):
+    """Invalid options raise EncodingError."""
+    m = Model()
+    m.add_soft([m.new_var("x")], 1)
+    with pytest.raises(EncodingError):
+        CPSATBackend(**bad).solve(m)
+
+
+def test_cardinality_with_repeated_and_complementary_literals():
+    """x + x + not x <= 1 forces x false (it counts 2 when x is true); == 1 with x, not x holds."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_cardinality([x, x, -x], "<=", 1)
+    m.add_soft([x], 1)
+    assert solve(m, backend="cpsat").cost == 1
+    m2 = Model()
+    y = m2.new_var("y")
+    m2.add_cardinality([y, -y], "==", 1)
+    m2.add_soft([y], 1)
+    assert solve(m2, backend="cpsat").cost == 0

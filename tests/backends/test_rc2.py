@@ -1,0 +1,123 @@
+"""RC2 backend specifics: options, weights, empty clauses, time-limit answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satrules import Status, solve
+from satrules.backends.base import package_version
+from satrules.backends.rc2 import RC2Backend
+from satrules.exceptions import BackendError, EncodingError
+from satrules.ir import Model
+from satrules.ir.constraints import ClauseArray
+from tests.backends.conftest import hard_model
+from tests.strategies import tiny_models
+
+pytest.importorskip("pysat")
+
+OPTION_SETS = [
+    {"solver": "g4"},
+    {"solver": "cd19", "stratified": True, "blo": "cluster"},
+    {"solver": "m22", "stratified": False, "exhaust": True, "minz": True},
+    {"adapt": True, "trim": 2},
+    {"card_encoding": "totalizer", "graph_encoding": "clique"},
+    {"card_encoding": "sortnetwrk", "stratified": True, "blo": "full"},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(map(str, o.values())))
+@settings(max_examples=25, deadline=None)
+@given(model=tiny_models(max_vars=5))
+def test_options_keep_the_optimum(options, model):
+    """Every option combination (SAT solver, stratification, exhaust, minz, adapt, trim,
+    encodings) gives the brute-force status and optimal cost."""
+    want = solve(model, backend="bruteforce")
+    got = solve(model, backend="rc2", **options)
+    assert got.status is want.status
+    assert got.cost == want.cost
+    assert got.options["solver"] == options.get("solver", "g3")
+
+
+@settings(max_examples=30, deadline=None)
+@given(weights=st.lists(st.integers(1, 2**100), min_size=2, max_size=5))
+def test_weights_beyond_64_bits_are_exact(weights):
+    """Soft weights up to 2**100 (x_i wanted true, at most one may be) cost exactly
+    the sum of all but the largest weight."""
+    m = Model()
+    xs = m.new_vars("x", len(weights))
+    m.add_soft_units(xs, np.array(weights, dtype=object))
+    m.add_cardinality(xs, "<=", 1)
+    sol = solve(m, backend="rc2")
+    assert sol.status is Status.OPTIMAL
+    assert sol.cost == sum(weights) - max(weights)
+    assert sol.reported_cost == sol.cost == sol.lower_bound
+
+
+def test_empty_soft_clause_is_a_constant_cost():
+    """An empty soft clause never reaches PySAT; its weight is added to the cost."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([], 5)
+    m.add_soft([x], 2)
+    sol = solve(m, backend="rc2")
+    assert (sol.status, sol.cost, sol["x"], sol.reported_cost) == (Status.OPTIMAL, 5, True, 5)
+
+
+def test_empty_hard_clause_is_unsat():
+    """An empty hard clause makes the model UNSATISFIABLE."""
+    m = Model()
+    m.add_soft([m.new_var("x")], 1)
+    m.add_hard([])
+    assert solve(m, backend="rc2").status is Status.UNSATISFIABLE
+
+
+def test_zero_weight_never_reaches_pysat():
+    """A zero weight that bypassed the IR checks is refused: PySAT would make it hard."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([x], 1)
+    m._soft = [ClauseArray(np.array([x]), np.array([0, 1]), np.array([0]))]
+    m._soft_cache = None
+    with pytest.raises(BackendError, match="not positive"):
+        RC2Backend().solve(m)
+
+
+@pytest.mark.parametrize("bad", [{"stratified": "yes"}, {"blo": "none"}, {"trim": -1},
+                                 {"card_encoding": "magic"}, {"graph_encoding": "tree"}])
+def test_bad_options_are_rejected(bad):
+    """Invalid options raise EncodingError before any solving."""
+    with pytest.raises(EncodingError):
+        RC2Backend(**bad)
+
+
+def test_stratified_auto_follows_weights():
+    """``stratified="auto"`` stratifies only when the weights differ; the choice is recorded."""
+    m = Model()
+    xs = m.new_vars("x", 3)
+    m.add_soft_units(xs, 1)
+    assert solve(m, backend="rc2").options["stratified"] is False
+    m.add_soft([-xs[0]], 2)
+    assert solve(m, backend="rc2").options["stratified"] is True
+
+
+def test_engine_metadata():
+    """Engine name and version (python-sat's) are recorded."""
+    sol = solve(Model(), backend="rc2")
+    assert sol.engine == "RC2"
+    assert sol.engine_version == package_version("python-sat") != ""
+
+
+def test_time_limit_answer_has_a_sound_bound():
+    """At the limit RC2 returns a hard-feasible assignment (FEASIBLE) whose cost is at least
+    the lower bound proven so far, or UNKNOWN; the message says the limit struck."""
+    model = hard_model()
+    sol = solve(model, backend="rc2", time_limit=0.5)
+    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert "time limit" in sol.message
+    assert sol.lower_bound is not None and sol.lower_bound >= 0
+    if sol.status is Status.FEASIBLE:
+        assert model.evaluate(sol.values)
+        assert sol.lower_bound <= sol.cost
