@@ -1,0 +1,186 @@
+"""Lowering passes are checked by counting (STYLE.md §7).
+
+For a lowered formula, the set of input-variable assignments that extend to a
+model (found with a SAT call under assumptions, since auxiliaries may be
+many) must equal the set of models of the original constraint; so the counts
+agree too, and for distinct literals they equal the binomial sums.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+from satrules.backends.bruteforce import BruteForceBackend
+from satrules.ir import Model, lower, lower_cardinality, lower_graph, relax_soft
+from satrules.ir.lowering import CARD_ENCODINGS, choose_card_encoding, clique_cover
+from tests.strategies import tiny_models
+
+ENCODINGS = [e for e in CARD_ENCODINGS]
+LITERAL_PATTERNS = [
+    (1, 2, 3, 4, 5, 6),
+    (1, 2, 3),
+    (-1, 2, -3, 4),
+    (1, 1, 2),
+    (1, -1, 2, 3),
+    (-2, -2, -2, 1),
+    (1, -1),
+    (4,),
+    (),
+]
+
+
+def _assignments(n_vars: int) -> np.ndarray:
+    """All 2**n assignments as bool rows indexed by variable (column 0 unused)."""
+    rows = np.array(list(itertools.product([False, True], repeat=n_vars)), dtype=bool)
+    return np.hstack([np.zeros((len(rows), 1), dtype=bool), rows.reshape(len(rows), n_vars)])
+
+
+def _extendable(lowered: Model, n_in: int) -> set[int]:
+    """Indices of input assignments that extend to a model of the lowered hard clauses."""
+    assert not lowered.cardinalities and not lowered.graphs
+    clauses = [list(c) for c in lowered.hard]
+    if any(not c for c in clauses):
+        return set()
+    found = set()
+    with Solver(name="g3", bootstrap_with=clauses) as sat:
+        for i, row in enumerate(_assignments(n_in)):
+            assumptions = [v if row[v] else -v for v in range(1, n_in + 1)]
+            if sat.solve(assumptions=assumptions):
+                found.add(i)
+    return found
+
+
+def _models(model: Model) -> set[int]:
+    """Indices of assignments of the model's own variables satisfying its hard part."""
+    return {i for i, row in enumerate(_assignments(model.n_vars)) if model.evaluate(row)}
+
+
+def _card_model(lits, op, bound) -> Model:
+    m = Model()
+    m.new_vars("x", 6)
+    m.add_cardinality(list(lits), op, bound)
+    return m
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("op", ["<=", ">=", "=="])
+def test_cardinality_encodings_by_counting(encoding, op):
+    """Every encoding x op x bound (-1..n+1) over up to 6 literals, with repeated and
+    complementary literals, has exactly the original constraint's projected models."""
+    for lits in LITERAL_PATTERNS:
+        for bound in range(-1, len(lits) + 2):
+            m = _card_model(lits, op, bound)
+            low = lower_cardinality(m, encoding)
+            assert low.n_input_vars == 6 and not low.cardinalities
+            assert _extendable(low, 6) == _models(m), (lits, op, bound)
+
+
+@pytest.mark.parametrize("n, k", [(6, 0), (6, 1), (6, 2), (5, 3), (6, 6)])
+def test_distinct_literal_counts_are_binomial_sums(n, k):
+    """For n distinct literals: #(sum <= k) = sum_{i<=k} C(n,i), #(== k) = C(n,k),
+    #(>= k) = sum_{i>=k} C(n,i) -- under the default ("auto") encoding."""
+    want = {"<=": sum(comb(n, i) for i in range(k + 1)), "==": comb(n, k),
+            ">=": sum(comb(n, i) for i in range(k, n + 1))}
+    for op, count in want.items():
+        m = Model()
+        xs = m.new_vars("x", n)
+        m.add_cardinality(xs, op, k)
+        assert len(_extendable(lower_cardinality(m), n)) == count
+
+
+def test_choose_card_encoding_rule():
+    """The auto rule: pairwise for at-most-one over <= 5 literals, seqcounter for larger
+    at-most-one, a totalizer-family encoding for larger bounds (bench_cardinality.py)."""
+    assert choose_card_encoding(5, 1) == "pairwise"
+    assert choose_card_encoding(6, 1) == "seqcounter"
+    assert choose_card_encoding(50, 1) == "seqcounter"
+    assert choose_card_encoding(20, 5) in CARD_ENCODINGS
+
+
+def test_lowering_leaves_the_input_untouched():
+    """A pass returns a new model; the input keeps its constraints, keys and size."""
+    m = Model()
+    xs = m.new_vars("x", 6)
+    m.add_cardinality(xs, "<=", 2)
+    m.add_graph(xs, [[0, 1], [1, 2]])
+    before = m.stats()
+    low = lower(m, keep={"clause", "soft"})
+    assert m.stats() == before and m.kinds() == {"cardinality", "graph"}
+    assert low.kinds() == {"clause"}
+    assert low.n_input_vars == 6 and low.n_vars > 6
+    assert low.var(("x", 3)) == m.var(("x", 3))
+
+
+@st.composite
+def _graphs(draw):
+    n = draw(st.integers(2, 6))
+    lits = draw(st.lists(st.integers(1, 5).flatmap(lambda v: st.sampled_from([v, -v])),
+                         min_size=n, max_size=n))
+    edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+                          .filter(lambda e: e[0] != e[1]), max_size=12))
+    m = Model()
+    m.new_vars("x", 5)
+    m.add_graph(lits, np.array(edges, dtype=np.int64).reshape(-1, 2))
+    return m
+
+
+@settings(max_examples=60, deadline=None)
+@given(model=_graphs(), method=st.sampled_from(["pairwise", "clique"]))
+def test_graph_lowering_by_counting(model, method):
+    """Pairwise and clique-cover lowering into clauses keep exactly the projected models."""
+    low = lower_graph(model, method)
+    assert not low.graphs
+    assert _extendable(lower_cardinality(low), 5) == _models(model)
+
+
+@settings(max_examples=60, deadline=None)
+@given(model=_graphs())
+def test_clique_cover_to_cardinality_by_counting(model):
+    """Clique at-most-ones kept as cardinalities (CP-SAT's form) add no variables and keep
+    exactly the models."""
+    low = lower_graph(model, "clique", to_cardinality=True)
+    assert low.n_vars == model.n_vars and not low.graphs
+    assert _models(low) == _models(model)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 7), data=st.data())
+def test_clique_cover_covers_every_edge_with_cliques(n, data):
+    """Every edge lies in some returned clique, and every returned clique is a clique."""
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+                               .filter(lambda e: e[0] != e[1]), max_size=15))
+    edges = {tuple(sorted(e)) for e in pairs}
+    cliques = clique_cover(n, np.array(sorted(edges), dtype=np.int64).reshape(-1, 2))
+    covered = {pair for c in cliques for pair in itertools.combinations(c.tolist(), 2)}
+    assert edges <= covered
+    assert covered <= edges
+
+
+@settings(max_examples=60, deadline=None)
+@given(model=tiny_models(max_vars=5, max_soft=5))
+def test_relax_soft_preserves_the_optimum(model):
+    """Relaxing non-unit soft clauses leaves only unit softs and keeps the optimal cost."""
+    relaxed = relax_soft(model)
+    assert np.all(relaxed.soft.lengths == 1) or len(relaxed.soft) == 0
+    want = BruteForceBackend().solve(model)
+    got = BruteForceBackend().solve(relaxed)
+    assert got.status is want.status and got.cost == want.cost
+    assert relaxed.soft_weight_sum() == model.soft_weight_sum()
+
+
+@settings(max_examples=40, deadline=None)
+@given(model=tiny_models(max_vars=5),
+       keep=st.sampled_from([{"clause", "soft"}, {"clause", "soft", "cardinality"},
+                             {"clause", "soft", "graph"}]))
+def test_lower_keeps_projected_models(model, keep):
+    """``lower`` for every backend capability set keeps exactly the projected models."""
+    low = lower_cardinality(lower(model, keep=keep), "seqcounter")
+    full = lower_graph(low, "pairwise") if low.graphs else low
+    assert _extendable(full, model.n_vars) == _models(model)
