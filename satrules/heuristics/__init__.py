@@ -1,0 +1,39 @@
+"""Heuristics for CDPR rule selection: GRA (GraphRules) and GDY (CDPRL-MO with FIG).
+
+They map numpy / scipy.sparse cover matrices (rules x samples, boolean) to
+selected rule indices; they import no backend and no IR (STYLE.md §2), so the
+exact solver can use their answers as warm-start hints.
+
+* :func:`~satrules.heuristics.gra.gra_select` -- ALGORITHMS.md §5.3.
+* :func:`~satrules.heuristics.gdy.gdy_select` -- ALGORITHMS.md §6.1 and §6.4.
+* :mod:`~satrules.heuristics.submodular` -- cover matrices, overlap rates,
+  the relaxed objective ``g`` and the feasibility check shared by both.
+"""
+
+from satrules.heuristics.gdy import GDYResult, gdy_select
+from satrules.heuristics.gra import GRAResult, gra_select
+from satrules.heuristics.submodular import (
+    as_cover_matrix,
+    conflicting_pairs,
+    coverage,
+    exhaustive_cdprl,
+    exhaustive_gdy,
+    gdy_objective,
+    is_feasible,
+    rate_exceeds,
+)
+
+__all__ = [
+    "GDYResult",
+    "GRAResult",
+    "as_cover_matrix",
+    "conflicting_pairs",
+    "coverage",
+    "exhaustive_cdprl",
+    "exhaustive_gdy",
+    "gdy_objective",
+    "gdy_select",
+    "gra_select",
+    "is_feasible",
+    "rate_exceeds",
+]
