@@ -1,0 +1,1 @@
+"""Encoders: one formulation per module, each with its pure encode and its decode function."""

@@ -1,0 +1,122 @@
+"""Tests for ThresholdBinarizer: feature types, conditions, missing values, unseen categories."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+
+from satrules.binarize import MISSING, ThresholdBinarizer
+from satrules.rules import Literal, RuleSet
+
+
+def frame():
+    return pd.DataFrame({
+        "age": [25.0, 33, 40, 61, 52, 47],
+        "pain": ["typ", "atyp", "none", "asym", "asym", "typ"],
+        "sex": ["m", "f", "m", "m", "f", "f"],
+        "flag": [True, False, True, True, False, True],
+        "const": [7, 7, 7, 7, 7, 7],
+    })
+
+
+def test_feature_types_and_conditions():
+    """Constant dropped, binary one column, categorical one-hot, ordinal <= thresholds."""
+    tb = ThresholdBinarizer(n_thresholds=2).fit(frame())
+    assert tb.feature_kinds_ == {"age": "ordinal", "pain": "categorical", "sex": "binary",
+                                 "flag": "binary", "const": "constant"}
+    names = tb.get_feature_names_out().tolist()
+    assert names == ["age <= 33", "age <= 47", "pain = asym", "pain = atyp", "pain = none",
+                     "pain = typ", "sex = m", "flag = 1"]
+    Xb = tb.transform(frame())
+    assert Xb.dtype == np.uint8 and Xb.shape == (6, 8)
+    assert Xb[:, 2:6].sum(axis=1).tolist() == [1] * 6          # one-hot
+    assert Xb[:, 0].tolist() == [1, 1, 0, 0, 0, 0]
+    assert list(tb.feature_names_in_) == list(frame().columns)
+
+
+def test_negated_literals_read_as_conditions():
+    """A negated threshold literal prints '>' and a negated one-hot literal prints '!='."""
+    tb = ThresholdBinarizer(n_thresholds=2).fit(frame())
+    rs = RuleSet([[Literal(1, True), Literal(2, True)]], "dnf", len(tb.conditions_),
+                 tb.conditions_)
+    assert str(rs) == "IF (age > 47 AND pain != asym)\nTHEN positive"
+
+
+@settings(max_examples=50, deadline=None)
+@given(values=st.lists(st.floats(-100, 100, allow_nan=False), min_size=2, max_size=40),
+       n_thresholds=st.integers(1, 6))
+def test_thresholds_are_monotone_and_bounded(values, n_thresholds):
+    """Thresholds ascend, number at most n_thresholds, never constant columns; columns monotone."""
+    X = np.array(values)[:, None]
+    if len(np.unique(X)) < 2:
+        return
+    tb = ThresholdBinarizer(n_thresholds=n_thresholds).fit(X)
+    Xb = tb.transform(X)
+    assert 1 <= Xb.shape[1] <= max(n_thresholds, 1)
+    if tb.feature_kinds_["x0"] == "ordinal":
+        thresholds = [c.value for c in tb.conditions_]
+        assert thresholds == sorted(set(thresholds)) and thresholds[-1] < X.max()
+        assert (np.diff(Xb.astype(int), axis=1) >= 0).all()      # x <= t rises with t
+    assert (Xb.min(axis=0) == 0).all() and (Xb.max(axis=0) == 1).all()
+
+
+def test_unseen_category_sets_all_one_hot_columns_to_zero():
+    """An unseen category at transform sets every one-hot column of its feature to 0."""
+    tb = ThresholdBinarizer().fit(frame())
+    new = frame().iloc[:1].copy()
+    new["pain"] = "never-seen"
+    new["sex"] = "x"
+    row = tb.transform(new)[0]
+    cols = [i for i, c in enumerate(tb.conditions_) if c.feature in ("pain", "sex")]
+    assert row[cols].tolist() == [0] * len(cols)
+
+
+def test_missing_values():
+    """NaN is an error by default; missing='category' gives an extra '<missing>' column."""
+    df = frame()
+    df.loc[2, "age"] = np.nan
+    df.loc[3, "pain"] = None
+    with pytest.raises(ValueError, match="missing"):
+        ThresholdBinarizer().fit(df)
+    tb = ThresholdBinarizer(missing="category").fit(df)
+    descr = tb.get_feature_names_out().tolist()
+    assert f"age = {MISSING}" in descr and f"pain = {MISSING}" in descr
+    Xb = tb.transform(df)
+    col = descr.index(f"age = {MISSING}")
+    assert Xb[:, col].tolist() == [0, 0, 1, 0, 0, 0]
+    age_cols = [i for i, c in enumerate(tb.conditions_) if c.feature == "age" and c.op == "<="]
+    assert Xb[2, age_cols].tolist() == [0] * len(age_cols)
+
+
+def test_numpy_and_object_arrays():
+    """Numeric object arrays behave like float arrays; string object columns are categorical."""
+    X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 1.0]])
+    a = ThresholdBinarizer().fit(X).transform(X)
+    b = ThresholdBinarizer().fit(X.astype(object)).transform(X.astype(object))
+    assert np.array_equal(a, b)
+    Xs = np.array([["a", 1], ["b", 2], ["c", 3]], dtype=object)
+    tb = ThresholdBinarizer().fit(Xs)
+    assert tb.feature_kinds_ == {"x0": "categorical", "x1": "ordinal"}
+
+
+def test_categorical_features_forces_one_hot():
+    """categorical_features one-hot encodes integer codes instead of thresholds."""
+    X = np.array([[0], [1], [2], [1]])
+    tb = ThresholdBinarizer(categorical_features=[0]).fit(X)
+    assert tb.get_feature_names_out().tolist() == ["x0 = 0", "x0 = 1", "x0 = 2"]
+    with pytest.raises(ValueError, match="unknown feature"):
+        ThresholdBinarizer(categorical_features=["nope"]).fit(X)
+
+
+def test_params_are_checked_in_fit_and_clone_works():
+    """Bad parameters raise in fit (not __init__); clone keeps parameters."""
+    tb = ThresholdBinarizer(n_thresholds=0)
+    with pytest.raises(ValueError, match="n_thresholds"):
+        tb.fit(frame())
+    with pytest.raises(ValueError, match="missing"):
+        ThresholdBinarizer(missing="drop").fit(frame())
+    assert clone(ThresholdBinarizer(n_thresholds=3)).get_params()["n_thresholds"] == 3
