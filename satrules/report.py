@@ -81,7 +81,9 @@ def _ruleset_masks(est: Any, X: Any) -> tuple[list[str], list[Any], list[int], n
 def _candidate_masks(est: Any, X: Any) -> tuple[list[str], list[Any], list[int], np.ndarray]:
     """Per-rule masks of a decision-rule estimator (CDPR) through its own rule covers."""
     rules = est.rules_
-    covers = est.rule_covers(X) if hasattr(est, "rule_covers") else rules.cover(X)
+    # the estimator's own cover method applies its input checks and column encoding
+    # (CDPRClassifier._covers); bare candidate rules read X as it is
+    covers = est._covers(X) if hasattr(est, "_covers") else rules.cover(X)
     mask = np.asarray(covers.todense() if hasattr(covers, "todense") else covers, dtype=bool)
     texts, labels, sizes = [], [], []
     for rule in rules:
@@ -109,7 +111,7 @@ def rule_masks(estimator: Any, X: Any) -> tuple[list[str], list[Any], list[int],
 
     if isinstance(getattr(estimator, "rules_", None), RuleSet):
         return _ruleset_masks(estimator, X)
-    if hasattr(getattr(estimator, "rules_", None), "cover") or hasattr(estimator, "rule_covers"):
+    if hasattr(getattr(estimator, "rules_", None), "cover"):
         return _candidate_masks(estimator, X)
     raise TypeError(f"cannot read the rules of a {type(estimator).__name__}")
 

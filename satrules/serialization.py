@@ -110,6 +110,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         raise FileNotFoundError(f"output directory does not exist: {str(directory)!r}")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        os.chmod(tmp, _file_mode(target))
         kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
@@ -120,6 +121,16 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _file_mode(target: Path) -> int:
+    """Mode for the new file: the old file's, else what ``open`` would give (0o666 & ~umask)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 # --------------------------------------------------------------------------- tagged values
@@ -199,6 +210,9 @@ def _encode_object(value: Any) -> Any:
                             "indptr": csr.indptr.tolist(), "shape": list(csr.shape)}}
     if not module.startswith("satrules."):
         raise TypeError(f"cannot store a {module}.{type(value).__qualname__} object")
+    if _class_path(value) == "satrules.ir.solution.Solution":
+        # a Solution holds its whole IR model; keep the summary, read back as a dict
+        return {"__solution__": solution_provenance(value)}
     if hasattr(value, "to_dict") and hasattr(type(value), "from_dict"):
         return {"__object__": _class_path(value), "data": _encode(value.to_dict())}
     if dataclasses.is_dataclass(value):
@@ -227,6 +241,11 @@ def _decoder(tag: str):
 @_decoder("__float__")
 def _(d: dict) -> float:
     return float(d["__float__"])
+
+
+@_decoder("__solution__")
+def _(d: dict) -> dict:
+    return _decode(d["__solution__"])
 
 
 @_decoder("__ndarray__")
@@ -394,8 +413,12 @@ def _provenance(obj: Any) -> dict:
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
     solution = getattr(obj, "solution_", None)
+    if solution is None:  # CDPR keeps the exact method's Solution in result_.solution
+        solution = getattr(getattr(obj, "result_", None), "solution", None)
     if solution is not None:
         prov["solver"] = solution_provenance(solution)
+    elif hasattr(obj, "result_"):
+        prov["solver"] = {"status": "heuristic"}
     return prov
 
 

@@ -1,0 +1,248 @@
+"""``satrules learn``: fit a rule learner on a CSV file, print the rules and scores, save them.
+
+This module also holds the helpers the other learner commands share (reading a
+CSV file, building an estimator from ``--method`` and its parameters, scoring,
+plain-text tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib
+import json
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+#: ``--method`` name -> (module, class, fixed parameters).
+METHODS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "imli": ("satrules.estimators.imli", "IMLIClassifier", {}),
+    "imlib": ("satrules.estimators.imlib", "IMLIBClassifier", {}),
+    "cdpr-gra": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "gra"}),
+    "cdpr-gdy": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "gdy"}),
+    "cdpr-exact": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "exact"}),
+}
+
+# (flag, estimator parameter, type, help); a flag is passed on only when given, and is an
+# error for a method whose estimator has no such parameter
+_PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
+    ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
+    ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
+    ("--data-fidelity", "data_fidelity", float, "weight of one error, lambda (IMLI, IMLIB)"),
+    ("--n-partitions", "n_partitions", int, "number of incremental partitions (IMLI, IMLIB)"),
+    ("--partition-size", "partition_size", int, "samples per partition (IMLI, IMLIB)"),
+    ("--max-literals", "max_literals_per_rule", int, "literals per rule l (IMLIB)"),
+    ("--alpha", "alpha", float, "minimum rule accuracy (CDPR)"),
+    ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
+    ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),
+    ("--delta", "delta", int, "maximum rule width (CDPR)"),
+    ("--lam", "lam", float, "GDY overlap weight lambda (CDPR)"),
+    ("--n-estimators", "n_estimators", int, "trees mined for candidates (CDPR)"),
+    ("--max-depth", "max_depth", int, "depth of the mined trees (CDPR)"),
+    ("--backend", "backend", str, "solver backend (see `satrules backends`; default auto)"),
+    ("--time-limit", "time_limit", float, "solver time limit in seconds"),
+]
+
+
+def _csv_header(path: str) -> list[str]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        try:
+            return next(csv.reader(fh), [])
+        except (csv.Error, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+
+
+def read_table(path: str, target: str | None = None):
+    """Read a CSV file with a header; return ``(X, y)`` (``y`` is None without ``target``).
+
+    Raises
+    ------
+    ValueError
+        Unreadable or empty file, duplicate column names, a missing target
+        column, missing target values, or no feature column left.
+    OSError
+        The file does not exist or cannot be opened.
+    """
+    import pandas as pd
+
+    header = _csv_header(path)
+    if not header:
+        raise ValueError(f"CSV file {path!r} is empty (no header row)")
+    seen, dupes = set(), []
+    for name in header:
+        if name in seen and name not in dupes:
+            dupes.append(name)
+        seen.add(name)
+    if dupes:
+        raise ValueError(f"CSV file {path!r} has duplicate column names: {', '.join(dupes)}")
+    try:
+        frame = pd.read_csv(path, skipinitialspace=True)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+    if len(frame) == 0:
+        raise ValueError(f"CSV file {path!r} has a header but no data rows")
+    if target is None:
+        return frame, None
+    if target not in frame.columns:
+        raise ValueError(f"target column {target!r} is not in {path!r}; columns are: "
+                         f"{', '.join(map(str, frame.columns))}")
+    y = frame[target]
+    if y.isna().any():
+        raise ValueError(f"target column {target!r} has {int(y.isna().sum())} missing value(s)")
+    X = frame.drop(columns=[target])
+    if X.shape[1] == 0:
+        raise ValueError(f"CSV file {path!r} has no feature column besides the target")
+    return X, y.to_numpy()
+
+
+def make_estimator(method: str, params: Mapping[str, Any] | None = None):
+    """Return an unfitted estimator for ``method`` with ``params`` (validated by name)."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    module, name, fixed = METHODS[method]
+    cls = getattr(importlib.import_module(module), name)
+    est = cls(**fixed)
+    params = dict(params or {})
+    valid = est.get_params()
+    unknown = sorted(set(params) - set(valid))
+    if unknown:
+        raise ValueError(f"method {method} has no parameter {', '.join(unknown)}; its "
+                         f"parameters are: {', '.join(sorted(valid))}")
+    return est.set_params(**params)
+
+
+def add_method_arguments(p: argparse.ArgumentParser, methods: Sequence[str] = tuple(METHODS),
+                         default: str | None = None) -> None:
+    """Add ``--method``, the per-method parameter flags and ``--param NAME=VALUE``."""
+    p.add_argument("--method", choices=list(methods), default=default, required=default is None,
+                   help="learning method")
+    g = p.add_argument_group("method parameters (given only when set; see the estimators)")
+    for flag, dest, kind, text in _PARAM_FLAGS:
+        g.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text)
+    g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="any other estimator parameter; VALUE is read as JSON when it parses "
+                        "(e.g. --param resolve=vote --param n_thresholds=8); repeatable")
+
+
+def method_params(args: argparse.Namespace) -> dict[str, Any]:
+    """Collect the parameters given on the command line (flags and ``--param``)."""
+    params = {dest: getattr(args, f"param_{dest}") for _, dest, _, _ in _PARAM_FLAGS
+              if getattr(args, f"param_{dest}", None) is not None}
+    for item in getattr(args, "param", []) or []:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--param expects NAME=VALUE, got {item!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        params[name.strip()] = value
+    return params
+
+
+def solver_status(est: Any) -> str:
+    """Status of the last solve (``OPTIMAL``, ``FEASIBLE``, ...) or ``heuristic``."""
+    for attr in ("solution_", "result_"):
+        status = getattr(getattr(est, attr, None), "status", None)
+        if status is not None:
+            return str(getattr(status, "value", status))
+    return "heuristic"
+
+
+def split(X, y, test_size: float, random_state: int | None):
+    """Train/test split, stratified when every class has at least two samples."""
+    from sklearn.model_selection import train_test_split
+
+    if not 0 <= test_size < 1:
+        raise ValueError(f"--test-size must be in [0, 1), got {test_size}")
+    if test_size == 0:
+        return X, X.iloc[:0], y, y[:0]
+    _, counts = np.unique(y, return_counts=True)
+    stratify = y if counts.min() >= 2 else None
+    return train_test_split(X, y, test_size=test_size, random_state=random_state,
+                            stratify=stratify)
+
+
+def score(est: Any, X, y) -> dict[str, Any]:
+    """Accuracy and coverage on ``(X, y)`` (empty dict for an empty set)."""
+    from satrules.report import summary_metrics
+
+    return summary_metrics(est, X, y) if len(y) else {}
+
+
+def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
+    """Return a plain-text table (floats with 3 decimals, None as '-')."""
+    def cell(v):
+        if v is None:
+            return "-"
+        if isinstance(v, (float, np.floating)):
+            return "-" if np.isnan(v) else f"{v:.3f}"
+        return str(v)
+
+    body = [[cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(b[i]) for b in body)) if body else len(c)
+              for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(v.ljust(w) for v, w in zip(b, widths, strict=True)) for b in body]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def fit_and_score(est: Any, X_train, y_train, X_test, y_test) -> dict[str, Any]:
+    """Fit ``est``; return the metrics row printed by ``learn`` and ``demo``."""
+    start = time.perf_counter()
+    est.fit(X_train, y_train)
+    fit_time = time.perf_counter() - start
+    train, test = score(est, X_train, y_train), score(est, X_test, y_test)
+    return {
+        "train_accuracy": train.get("accuracy"), "test_accuracy": test.get("accuracy"),
+        "train_coverage": train.get("coverage"), "test_coverage": test.get("coverage"),
+        "n_rules": train.get("n_rules"), "n_literals": train.get("n_literals"),
+        "max_rule_size": train.get("max_rule_size"), "fit_time": round(fit_time, 3),
+        "solver_status": solver_status(est), "n_train": len(y_train), "n_test": len(y_test),
+    }
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "learn", help="learn a rule set from a CSV file",
+        description="Fit a rule learner on DATA.csv (header row; numeric and categorical "
+                    "columns), print the rules, train/test accuracy, coverage and sizes, and "
+                    "save a rule-set JSON file.")
+    p.add_argument("data", metavar="DATA.csv", help="training data with a header row")
+    p.add_argument("--target", required=True, help="name of the label column")
+    add_method_arguments(p)
+    p.add_argument("--test-size", type=float, default=0.2,
+                   help="fraction held out for the test scores (0 = none; default 0.2)")
+    p.add_argument("--random-state", type=int, default=0,
+                   help="seed of the split and of the learner (default 0)")
+    p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from satrules import serialization
+
+    X, y = read_table(args.data, args.target)
+    params = method_params(args)
+    est = make_estimator(args.method, params)
+    if "random_state" in est.get_params() and "random_state" not in params:
+        est.set_params(random_state=args.random_state)
+    X_train, X_test, y_train, y_test = split(X, y, args.test_size, args.random_state)
+    row = fit_and_score(est, X_train, y_train, X_test, y_test)
+    print(est.rules_)
+    print()
+    print(format_table([{"metric": k, "value": v} for k, v in row.items()],
+                       ["metric", "value"]))
+    if args.out:
+        serialization.save(est, args.out, metrics=row, extra={
+            "command": "learn", "data": args.data, "target": args.target,
+            "method": args.method, "test_size": args.test_size,
+            "random_state": args.random_state})
+        print(f"\nsaved {args.out}", file=sys.stderr)
+    return 0

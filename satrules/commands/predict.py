@@ -1,0 +1,65 @@
+"""``satrules predict``: apply a saved rule set to a CSV file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "predict", help="predict with a saved rule set",
+        description="Load rules.json (from `satrules learn`) and predict every row of "
+                    "DATA.csv.  Columns must match those seen at training; a label column, "
+                    "if present, is ignored for prediction and used for the accuracy line.")
+    p.add_argument("rules", metavar="rules.json")
+    p.add_argument("data", metavar="DATA.csv")
+    p.add_argument("--out", metavar="predictions.csv",
+                   help="write the input rows with a `prediction` column (else stdout)")
+    p.add_argument("--target", help="label column to drop and score against "
+                                    "(default: the target saved in rules.json, if present)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from satrules import serialization
+    from satrules.commands.learn import read_table
+
+    est = serialization.load(args.rules)
+    if not hasattr(est, "predict"):
+        raise ValueError(f"{args.rules} holds a bare rule set without its binarization; "
+                         "it cannot predict raw data")
+    frame, _ = read_table(args.data)
+    target = args.target
+    if target is None:
+        target = _saved_target(args.rules)
+    y = None
+    if target is not None and target in frame.columns:
+        y = frame[target].to_numpy()
+        frame = frame.drop(columns=[target])
+    elif args.target is not None:
+        raise ValueError(f"target column {target!r} is not in {args.data!r}")
+    pred = est.predict(frame)
+    out = frame.copy()
+    out["prediction"] = pred
+    if args.out:
+        with serialization.atomic_write(args.out, newline="") as fh:
+            out.to_csv(fh, index=False)
+        print(f"wrote {len(out)} predictions to {args.out}", file=sys.stderr)
+    else:
+        out.to_csv(sys.stdout, index=False)
+    if y is not None:
+        print(f"accuracy on {target!r}: {float(np.mean(pred == y)):.4f} ({len(y)} rows)",
+              file=sys.stderr)
+    return 0
+
+
+def _saved_target(path: str) -> str | None:
+    import json
+
+    with open(path, encoding="utf-8") as fh:
+        extra = json.load(fh).get("extra") or {}
+    target = extra.get("target")
+    return target if isinstance(target, str) else None
