@@ -220,7 +220,7 @@ def plot_rule_bars(stats: Any, title: str = "Per-rule coverage and accuracy"):
     ax.set_xlim(0, 1)
     ax.set_xlabel("fraction")
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 

@@ -35,7 +35,8 @@ import numpy as np
 
 from satrules._progress import progress
 
-__all__ = ["METRIC_COLUMNS", "TIMING_COLUMNS", "run_sweep", "split_seeds", "write_table"]
+__all__ = ["METRIC_COLUMNS", "TIMING_COLUMNS", "run_sweep", "solver_status", "split_seeds",
+           "write_table"]
 
 #: Columns measured per task (besides ``param_*``, ``split`` and ``seed``).
 METRIC_COLUMNS = ("train_accuracy", "test_accuracy", "test_coverage", "n_rules", "n_literals",
@@ -67,20 +68,32 @@ def split_seeds(n_splits: int, random_state: int | np.random.RandomState | None)
     return seeds
 
 
+def solver_status(est: Any) -> str | None:
+    """Status of the estimator's last exact solve (``OPTIMAL``, ...), ``"heuristic"``, or None.
+
+    Read from ``solution_`` (IMLI, IMLIB) or ``result_`` (CDPR: a status only
+    for the exact method; GRA/GDY results have none and give ``"heuristic"``).
+    """
+    for attr in ("solution_", "result_"):
+        status = getattr(getattr(est, attr, None), "status", None)
+        if status is not None:
+            return str(getattr(status, "value", status))
+    return "heuristic" if hasattr(est, "result_") else None
+
+
 def _rule_stats(est: Any, X_test: Any) -> dict[str, Any]:
-    """Sizes of the learned rule set and the fraction of test rows it fires on."""
-    rules = getattr(est, "rules_", None)
+    """Sizes of the learned rule set and the fraction of test rows on which a rule fires."""
+    from satrules.report import rule_masks
+
     out: dict[str, Any] = {"n_rules": None, "n_literals": None, "max_rule_size": None,
-                           "test_coverage": None}
-    if rules is not None:
-        for name in ("n_rules", "n_literals", "max_rule_size"):
-            out[name] = getattr(rules, name, None)
-    coverage = getattr(est, "coverage", None)
-    if callable(coverage):
-        out["test_coverage"] = float(coverage(X_test))
-    solution = getattr(est, "solution_", None)
-    status = getattr(solution, "status", None)
-    out["solver_status"] = getattr(status, "value", status)
+                           "test_coverage": None, "solver_status": solver_status(est)}
+    try:
+        _, _, sizes, mask = rule_masks(est, X_test)
+    except TypeError:  # not a satrules rule learner: no rules to measure
+        return out
+    out.update(n_rules=len(sizes), n_literals=int(sum(sizes)),
+               max_rule_size=int(max(sizes, default=0)),
+               test_coverage=float(mask.any(axis=0).mean()) if mask.size else 0.0)
     return out
 
 

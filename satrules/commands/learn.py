@@ -144,15 +144,6 @@ def method_params(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def solver_status(est: Any) -> str:
-    """Status of the last solve (``OPTIMAL``, ``FEASIBLE``, ...) or ``heuristic``."""
-    for attr in ("solution_", "result_"):
-        status = getattr(getattr(est, attr, None), "status", None)
-        if status is not None:
-            return str(getattr(status, "value", status))
-    return "heuristic"
-
-
 def split(X, y, test_size: float, random_state: int | None):
     """Train/test split, stratified when every class has at least two samples."""
     from sklearn.model_selection import train_test_split
@@ -194,6 +185,8 @@ def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> s
 
 def fit_and_score(est: Any, X_train, y_train, X_test, y_test) -> dict[str, Any]:
     """Fit ``est``; return the metrics row printed by ``learn`` and ``demo``."""
+    from satrules.sweep import solver_status
+
     start = time.perf_counter()
     est.fit(X_train, y_train)
     fit_time = time.perf_counter() - start
@@ -203,7 +196,7 @@ def fit_and_score(est: Any, X_train, y_train, X_test, y_test) -> dict[str, Any]:
         "train_coverage": train.get("coverage"), "test_coverage": test.get("coverage"),
         "n_rules": train.get("n_rules"), "n_literals": train.get("n_literals"),
         "max_rule_size": train.get("max_rule_size"), "fit_time": round(fit_time, 3),
-        "solver_status": solver_status(est), "n_train": len(y_train), "n_test": len(y_test),
+        "solver_status": solver_status(est) or "-", "n_train": len(y_train), "n_test": len(y_test),
     }
 
 
