@@ -1,0 +1,196 @@
+"""CDPR rule selection (seed 000): exact CDPRL, the GRA heuristic and GDY.
+
+All three take ``covers``, a boolean ``n_rules x n_samples`` matrix (numpy
+or scipy.sparse) whose entry ``(r, i)`` says that rule ``r`` covers sample
+``i``, and return an object with ``.selected`` (rule indices) and
+``.coverage`` (samples covered by the selected rules).
+
+* :func:`solve_exact` -- maximise coverage subject to ``|S| <= gamma`` and
+  ``overlap-rate <= beta`` in both directions, through the IR and any backend
+  (ALGORITHMS.md §4); ``.status`` and ``.bound`` say how far it is proven.
+* :func:`gra` -- GraphRules with the seed's slips fixed (§5.3).
+* :func:`gdy` -- the relaxed objective ``g`` maximised by FIG or greedy (§6).
+
+"What the CDPR paper gets wrong" (``docs/cdpr_paper_errata.md``) lists the
+seed's errors that these functions fix or avoid.
+
+Examples
+--------
+The worked example of ALGORITHMS.md §4.4 (10 samples, beta = 1/2, gamma = 3):
+
+>>> import numpy as np
+>>> covers = np.zeros((5, 10), dtype=bool)
+>>> for r, cov in enumerate([range(0, 6), range(4, 8), range(6, 9), range(0, 2), range(8, 10)]):
+...     covers[r, list(cov)] = True
+>>> res = solve_exact(covers, 0.5, 3, backend="bruteforce")
+>>> res.status.value, res.coverage, res.bound
+('OPTIMAL', 10, 10)
+>>> solve_exact(covers, 0.5, 3, backend="bruteforce", strict=False).coverage
+9
+>>> gra(covers, 0.5, 3).selected
+[0, 1, 4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from satrules.backends.registry import solve
+from satrules.encoders.cdprl import (
+    DEFAULT_MAX_SIZE,
+    CDPRLLayout,
+    decode_cdprl,
+    encode_cdprl,
+    hint_cdprl,
+)
+from satrules.heuristics.gdy import GDYResult, gdy_select
+from satrules.heuristics.gra import GRAResult, gra_select
+from satrules.ir import Solution, Status
+
+__all__ = ["ExactResult", "GDYResult", "GRAResult", "gdy", "gra", "solve_exact"]
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Answer of :func:`solve_exact`.
+
+    Attributes
+    ----------
+    selected : list of int
+        Selected rule indices (sorted); empty when no answer was found.
+    coverage : int
+        Samples covered by ``selected``.
+    status : Status
+        The backend's status: OPTIMAL (``coverage == bound``), FEASIBLE
+        (time limit struck), or UNKNOWN / ERROR (nothing found).
+    bound : int
+        Proven upper bound on the optimal coverage.
+    solution : Solution
+        The verified IR solution.
+    layout : CDPRLLayout
+        The encoder's layout (``layout.stats`` has the reduction counts).
+    hint : list of int
+        The rules handed to the backend as a warm start (empty without a hint).
+    """
+
+    selected: list[int]
+    coverage: int
+    status: Status
+    bound: int
+    solution: Solution = field(repr=False)
+    layout: CDPRLLayout = field(repr=False)
+    hint: list[int] = field(default_factory=list)
+
+    @property
+    def gap(self) -> float:
+        """Relative optimality gap ``(bound - coverage) / max(bound, 1)``."""
+        return (self.bound - self.coverage) / max(self.bound, 1)
+
+
+def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
+                time_limit: float | None = None, strict: bool = True,
+                hint: str | Sequence[int] | None = None, reduce: bool = True,
+                clique: bool = True, *, accuracy: Any = None, seed: int | None = None,
+                max_size: int | None = DEFAULT_MAX_SIZE, **engine_options: Any) -> ExactResult:
+    """Select at most ``gamma`` rules of maximum coverage with every overlap-rate ``<= beta``.
+
+    Parameters
+    ----------
+    covers : array-like or scipy.sparse matrix, shape (n_rules, n_samples)
+        Boolean cover matrix of the candidate rules.
+    beta : float or Fraction
+        Overlap-rate bound (both directions of every selected pair).
+    gamma : int
+        Maximum number of rules.
+    backend : str
+        Backend name or ``"auto"`` (:func:`satrules.available_backends`).
+    time_limit : float, optional
+        Seconds for the backend; at the limit the best answer is FEASIBLE.
+    strict : bool
+        ``> beta`` conflicts (default, the constraint) or ``>= beta`` (the seed's Algorithm 1).
+    hint : "gra", sequence of int, or None
+        Warm start for backends that take hints: GRA's answer (marginal
+        selection, feasible) or the given rule indices.
+    reduce : bool
+        Apply the optimum-preserving rule reductions 3-4 (may change *which*
+        optimal rules are returned; turn off to reproduce the paper).
+    clique : bool
+        Post the conflict graph as clique at-most-ones where cliques exist.
+    accuracy : array-like of float, optional
+        Per-rule accuracy (tie-break when rules have identical covers).
+    seed : int, optional
+        Backend seed.
+    max_size : int or None
+        Size guard (:func:`satrules.encoders.cdprl.estimate_cdprl_size`).
+    **engine_options
+        Passed to the backend constructor.
+
+    Returns
+    -------
+    ExactResult
+
+    Raises
+    ------
+    ModelSizeError
+        If the estimated model size exceeds ``max_size``.
+
+    Examples
+    --------
+    >>> res = solve_exact([[1, 1, 1, 0], [0, 1, 1, 1], [0, 0, 0, 1]], 0.5, 2,
+    ...                   backend="bruteforce", hint="gra")
+    >>> res.selected, res.coverage, res.status.value, res.hint
+    ([0, 2], 4, 'OPTIMAL', [0, 2])
+    """
+    enc = encode_cdprl(covers, beta, gamma, strict=strict, reduce=reduce, clique=clique,
+                       accuracy=accuracy, max_size=max_size)
+    warm: list[int] = []
+    if isinstance(hint, str):
+        if hint != "gra":
+            raise ValueError(f"hint must be 'gra', a sequence of rule indices or None, "
+                             f"got {hint!r}")
+        warm = gra_select(covers, beta, gamma, selection="marginal", strict=strict).selected
+    elif hint is not None:
+        warm = [int(r) for r in hint]
+    hint_map = hint_cdprl(enc.layout, warm) if hint is not None else None
+    sol = solve(enc.model, backend=backend, time_limit=time_limit, seed=seed, hint=hint_map,
+                **engine_options)
+    ans = decode_cdprl(enc.layout, sol)
+    return ExactResult(selected=ans.selected, coverage=ans.coverage, status=sol.status,
+                       bound=ans.bound, solution=sol, layout=enc.layout, hint=warm)
+
+
+def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: bool = True,
+        removal: str | None = None, stop_at_zero: bool = True) -> GRAResult:
+    """Run GRA (seed 000, Algorithm 1, corrected as in ALGORITHMS.md §5.3).
+
+    See :func:`satrules.heuristics.gra.gra_select`: ``selection="static"``
+    reproduces the paper (largest cover first, in-neighbour removal),
+    ``"marginal"`` is the classic greedy with removal in both directions.
+    ``.selected`` is in pick order.
+
+    Examples
+    --------
+    >>> gra([[1, 1, 1, 0], [0, 1, 1, 1], [0, 0, 0, 1]], 0.5, 2).selected
+    [0, 2]
+    """
+    return gra_select(covers, beta, gamma, selection=selection, strict=strict, removal=removal,
+                      stop_at_zero=stop_at_zero)
+
+
+def gdy(covers: Any, gamma: int, lam: float, rho: float = 0.1,
+        algorithm: str = "fig") -> GDYResult:
+    """Run GDY: maximise ``g(S) = coverage(S) + lam (N - mean-overlap(S))``, ``|S| <= gamma``.
+
+    See :func:`satrules.heuristics.gdy.gdy_select`; ``algorithm="fig"`` is
+    FastInterlaceGreedy with decay ``rho``, ``"greedy"`` plain greedy.
+    GDY has no overlap-rate constraint: overlap is only penalised.
+
+    Examples
+    --------
+    >>> res = gdy([[1, 1, 1, 0], [0, 1, 1, 1], [0, 0, 0, 1]], 2, lam=0.5)
+    >>> sorted(res.selected), res.coverage
+    ([0, 2], 4)
+    """
+    return gdy_select(covers, gamma, lam, rho=rho, algorithm=algorithm)

@@ -1,0 +1,135 @@
+"""Public CDPR API (satrules.cdpr): solve_exact, gra, gdy -- results, options, cross-checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from satrules.backends.registry import available_backends
+from satrules.cdpr import ExactResult, gdy, gra, solve_exact
+from satrules.exceptions import ModelSizeError
+from satrules.heuristics import coverage, exhaustive_cdprl, is_feasible
+from satrules.ir import Status
+
+ENGINES = available_backends(exclude={"wcnf", "portfolio"})
+BETAS = [0, 0.25, 1 / 3, 0.5, 2 / 3, 1.0]
+
+
+def worked_example():
+    """ALGORITHMS.md §4.4 (0-based samples)."""
+    out = np.zeros((5, 10), dtype=bool)
+    for r, cov in enumerate([range(0, 6), range(4, 8), range(6, 9), range(0, 2), range(8, 10)]):
+        out[r, list(cov)] = True
+    return out
+
+
+def test_solve_exact_result_fields():
+    """The result carries sorted selected indices, coverage, status, proven bound and solution."""
+    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce")
+    assert isinstance(res, ExactResult)
+    assert res.status is Status.OPTIMAL
+    assert res.selected == sorted(res.selected)
+    assert res.coverage == res.bound == 10 and res.gap == 0
+    assert res.solution.status is res.status and res.solution.backend == "bruteforce"
+    assert res.layout.stats["rules_in"] == 5
+    assert res.hint == []
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+def test_worked_example_on_every_backend(backend):
+    """§4.4: every available backend proves OPT 10 (strict) and 9 (non-strict)."""
+    for strict, want in ((True, 10), (False, 9)):
+        for reduce in (True, False):
+            res = solve_exact(worked_example(), 0.5, 3, backend=backend, strict=strict,
+                              reduce=reduce, hint="gra", time_limit=30)
+            assert res.status is Status.OPTIMAL
+            assert res.coverage == res.bound == want
+            assert is_feasible(worked_example(), res.selected, 0.5, 3, strict)
+
+
+def test_paper_mode_returns_the_papers_rules():
+    """reduce=False keeps every candidate, so the returned rules are among the input's optima."""
+    covers = np.vstack([worked_example(), worked_example()[:1]])  # rule 5 duplicates rule 0
+    res = solve_exact(covers, 0.5, 3, backend="bruteforce", reduce=False)
+    assert res.layout.stats["rules_kept"] == 6
+    assert res.coverage == 10
+    reduced = solve_exact(covers, 0.5, 3, backend="bruteforce")
+    assert reduced.layout.stats["removed_identical"] == 1 and reduced.coverage == 10
+
+
+def test_hints():
+    """hint="gra" warm-starts with GRA's (marginal) answer; a rule list is taken as given."""
+    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint="gra")
+    assert res.hint == gra(worked_example(), 0.5, 3, selection="marginal").selected
+    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint=[0, 2, 4])
+    assert res.hint == [0, 2, 4] and res.coverage == 10
+    with pytest.raises(ValueError, match="hint"):
+        solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint="gdy")
+
+
+def test_size_guard_is_reachable_through_the_api():
+    """max_size reaches the encoder's guard (issue 4 row 5)."""
+    with pytest.raises(ModelSizeError, match="max_size"):
+        solve_exact(worked_example(), 0.5, 3, backend="bruteforce", max_size=5)
+
+
+def test_wrappers_match_the_heuristics_modules():
+    """gra/gdy are the heuristics with the documented defaults."""
+    from satrules.heuristics import gdy_select, gra_select
+
+    covers = worked_example()
+    assert gra(covers, 0.5, 3) == gra_select(covers, 0.5, 3, selection="static")
+    assert gra(covers, 0.5, 3, "marginal") == gra_select(covers, 0.5, 3, selection="marginal")
+    assert gdy(covers, 3, 0.5) == gdy_select(covers, 3, 0.5, rho=0.1, algorithm="fig")
+
+
+@settings(max_examples=40, deadline=None)
+@given(covers=arrays(bool, st.tuples(st.integers(1, 6), st.integers(1, 9))),
+       beta=st.sampled_from(BETAS), gamma=st.integers(0, 4), strict=st.booleans())
+def test_every_method_is_feasible_and_exact_is_best(covers, beta, gamma, strict):
+    """Exact = subset enumeration; GRA (both) is feasible and <= exact; GDY <= exact at beta 1."""
+    want, _ = exhaustive_cdprl(covers, beta, gamma, strict)
+    exact = solve_exact(covers, beta, gamma, backend="bruteforce", strict=strict, hint="gra")
+    assert exact.status is Status.OPTIMAL and exact.coverage == exact.bound == want
+    assert is_feasible(covers, exact.selected, beta, gamma, strict)
+    for selection in ("static", "marginal"):
+        res = gra(covers, beta, gamma, selection, strict)
+        assert is_feasible(covers, res.selected, beta, gamma, strict)
+        assert res.coverage <= exact.coverage
+    unconstrained = exhaustive_cdprl(covers, 1.0, gamma)[0]
+    for algorithm in ("fig", "greedy"):
+        res = gdy(covers, gamma, 0.5, algorithm=algorithm)
+        assert len(res.selected) <= gamma
+        assert res.coverage == coverage(covers, res.selected) <= unconstrained
+
+
+@pytest.mark.skipif(len(available_backends(exclude={"bruteforce", "wcnf", "portfolio"})) < 2,
+                    reason="needs two engines")
+@settings(max_examples=20, deadline=None)
+@given(covers=arrays(bool, st.tuples(st.integers(2, 12), st.integers(2, 25))),
+       beta=st.sampled_from(BETAS), gamma=st.integers(1, 5))
+def test_backends_agree_beyond_brute_force(covers, beta, gamma):
+    """On instances too big for brute force every engine proves the same optimum."""
+    engines = available_backends(exclude={"bruteforce", "wcnf", "portfolio"})
+    results = [solve_exact(sp.csr_matrix(covers), beta, gamma, backend=name, time_limit=30)
+               for name in engines]
+    assert all(r.status is Status.OPTIMAL for r in results)
+    assert len({r.coverage for r in results}) == 1
+    assert all(is_feasible(covers, r.selected, beta, gamma) for r in results)
+
+
+@pytest.mark.skipif("cpsat" not in ENGINES, reason="needs the cpsat backend")
+def test_time_limit_answer_is_honest():
+    """Under a tiny time limit the answer is feasible (or empty) and bound >= coverage."""
+    rng = np.random.default_rng(11)
+    covers = rng.random((300, 2000)) < 0.05
+    res = solve_exact(covers, 0.2, 8, backend="cpsat", time_limit=0.05, hint="gra")
+    assert res.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
+    assert res.bound >= res.coverage
+    assert is_feasible(covers, res.selected, 0.2, 8)
+    if res.status is Status.OPTIMAL:
+        assert res.bound == res.coverage
