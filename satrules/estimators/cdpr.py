@@ -1,0 +1,294 @@
+"""CDPRClassifier: coverage-maximising, discriminative, parsimonious rule sets (seed 000).
+
+Pipeline (seed 000 §6.1): mine leaf rules from a tree ensemble fitted to the training data
+(:func:`satrules.mining.mine_rules`), keep B_{α,δ} (training accuracy ≥ α, width ≤ δ), select at
+most γ of them with GRA, GDY or the exact CDPRL model (:mod:`satrules.cdpr`), then classify with
+the selected rules and a default rule.
+
+References
+----------
+Seed 000, "Learning High Coverage Discriminative Parsimonious Rulesets" (CDPR, GRA, GDY).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from satrules import metrics
+from satrules.cdpr import gdy, gra, solve_exact
+from satrules.mining import mine_rules
+
+__all__ = ["CDPRClassifier"]
+
+_METHODS = ("gra", "gdy", "exact")
+_RESOLVE = ("accuracy", "coverage", "vote")
+
+
+class _ColumnEncoder:
+    """Numeric columns as they are; object columns one-hot encoded (one 0/1 column per value)."""
+
+    def fit(self, X, names):
+        self.names = [str(name) for name in names]
+        self.categories = []
+        for j in range(X.shape[1]):
+            values = self._numeric(X[:, j])
+            if values is None:
+                column = X[:, j]
+                self._check_missing(column, j)
+                self.categories.append(np.unique(column.astype(str)))
+            else:
+                self._check_finite(values, j)
+                self.categories.append(None)
+        self.feature_names, self.indicators = [], {}
+        for j, cats in enumerate(self.categories):
+            if cats is None:
+                self.feature_names.append(self.names[j])
+                continue
+            for value in cats:
+                self.indicators[len(self.feature_names)] = (self.names[j], value)
+                self.feature_names.append(f"{self.names[j]}={value}")
+        return self
+
+    @staticmethod
+    def _numeric(column):
+        if column.dtype.kind in "biuf":
+            return column.astype(np.float64)
+        try:
+            return column.astype(np.float64)
+        except (TypeError, ValueError):
+            return None
+
+    def _check_finite(self, values, j):
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"Input X contains NaN or infinity in column {self.names[j]!r}")
+
+    def _check_missing(self, column, j):
+        missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
+                            for v in column], dtype=bool)
+        if missing.any():
+            raise ValueError(f"Input X contains NaN (missing values) in column "
+                             f"{self.names[j]!r}")
+
+    def transform(self, X):
+        if X.dtype.kind in "biuf" and all(c is None for c in self.categories):
+            values = X.astype(np.float64)
+            if not np.all(np.isfinite(values)):
+                bad = int(np.flatnonzero(~np.isfinite(values).all(axis=0))[0])
+                self._check_finite(values[:, bad], bad)
+            return values
+        blocks = []
+        for j, cats in enumerate(self.categories):
+            if cats is None:
+                values = self._numeric(X[:, j])
+                if values is None:
+                    raise ValueError(f"column {self.names[j]!r} was numeric in fit but has "
+                                     f"non-numeric values")
+                self._check_finite(values, j)
+                blocks.append(values[:, None])
+                continue
+            self._check_missing(X[:, j], j)
+            column = X[:, j].astype(str)
+            unseen = np.setdiff1d(column, cats)
+            if unseen.size:
+                raise ValueError(f"unseen categories {unseen[:5].tolist()} in column "
+                                 f"{self.names[j]!r} (seen in fit: {cats[:10].tolist()})")
+            blocks.append((column[:, None] == cats[None, :]).astype(np.float64))
+        if not blocks:
+            return np.zeros((X.shape[0], 0))
+        return np.hstack(blocks)
+
+
+class CDPRClassifier(ClassifierMixin, BaseEstimator):
+    """Rule-set classifier of high coverage built from tree-ensemble rules (CDPR).
+
+    Parameters
+    ----------
+    alpha : float, default=0.7
+        Minimum training accuracy of a candidate rule (B_{α,δ}).
+    beta : float, default=0.6
+        Maximum overlap-rate between two selected rules (GRA and exact; in both directions).
+    gamma : int, default=10
+        Maximum number of rules.
+    delta : int or None, default=4
+        Maximum rule width (number of features a rule constrains).
+    method : {"gra", "gdy", "exact"}, default="gra"
+        GRA (GraphRules), GDY (FIG on the relaxed objective g) or the exact CDPRL model.
+    selection : {"static", "marginal"}, default="static"
+        GRA's pick criterion (the paper's static coverage, or marginal gain).
+    lam : float, default=1.0
+        GDY's overlap weight λ in ``g(S) = coverage(S) + λ (N − mean-overlap(S))``.
+    rho : float, default=0.1
+        GDY's FIG threshold decay.
+    miner : {"gbdt", "rf"}, default="gbdt"
+        Tree ensemble the candidates are mined from (gradient boosting, as the paper).
+    n_estimators : int, default=50
+    max_depth : int, default=4
+        Ensemble size and depth (a rule's width is at most ``max_depth``).
+    backend : str, default="auto"
+        Backend of the exact method.
+    time_limit : float or None, default=None
+        Seconds for the exact method's backend.  If it finds no solution in time, the
+        classifier falls back to GRA's answer (its warm start) and warns.
+    default_class : label or None, default=None
+        Class of samples no rule covers.  ``None``: the majority class of the training samples
+        the selected rules leave uncovered (of all training samples if none is uncovered).
+    resolve : {"accuracy", "coverage", "vote"}, default="accuracy"
+        Class of a sample matched by several rules: that of the matching rule with the highest
+        training accuracy, or the largest training cover, or the majority of the matching
+        rules' classes (ties to the most accurate rule); remaining ties go to the earlier pick.
+    random_state : int, RandomState or None, default=None
+        Seeds the tree ensemble and the exact backend; a fixed value makes ``fit``
+        deterministic.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        Class labels.
+    rules_ : satrules.mining.Candidates
+        Selected rules in pick order; ``print(clf.rules_)`` shows them as IF-THEN text.
+    default_ : label
+        The class given to uncovered samples.
+    candidates_ : int
+        Number of mined rules (|A|).
+    n_filtered_ : int
+        Number of rules in B_{α,δ}.
+    result_ : object
+        The selection result (``.selected``, ``.coverage``; exact: ``.status``, ``.bound``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X has string column names.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    >>> clf = CDPRClassifier(gamma=5, n_estimators=10, random_state=0).fit(X, y)
+    >>> len(clf.rules_) <= 5 and clf.coverage_rate(X) > 0.9
+    True
+    >>> print(clf.rules_[0])  # doctest: +ELLIPSIS
+    IF ... THEN ...
+    >>> round(clf.score(X, y), 2) >= 0.9
+    True
+    """
+
+    def __init__(self, alpha=0.7, beta=0.6, gamma=10, delta=4, method="gra",
+                 selection="static", lam=1.0, rho=0.1, miner="gbdt", n_estimators=50,
+                 max_depth=4, backend="auto", time_limit=None, default_class=None,
+                 resolve="accuracy", random_state=None):
+        self.alpha = alpha
+        self.beta = beta
+        self.gamma = gamma
+        self.delta = delta
+        self.method = method
+        self.selection = selection
+        self.lam = lam
+        self.rho = rho
+        self.miner = miner
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.backend = backend
+        self.time_limit = time_limit
+        self.default_class = default_class
+        self.resolve = resolve
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+    def _check_params(self):
+        if not 0 <= self.alpha <= 1:
+            raise ValueError(f"alpha must lie in [0, 1], got {self.alpha!r}")
+        if not 0 <= self.beta <= 1:
+            raise ValueError(f"beta must lie in [0, 1], got {self.beta!r}")
+        if not isinstance(self.gamma, numbers.Integral) or self.gamma < 1:
+            raise ValueError(f"gamma must be an int >= 1, got {self.gamma!r}")
+        if self.delta is not None and (not isinstance(self.delta, numbers.Integral)
+                                       or self.delta < 0):
+            raise ValueError(f"delta must be an int >= 0 or None, got {self.delta!r}")
+        if self.method not in _METHODS:
+            raise ValueError(f"method must be one of {_METHODS}, got {self.method!r}")
+        if self.resolve not in _RESOLVE:
+            raise ValueError(f"resolve must be one of {_RESOLVE}, got {self.resolve!r}")
+
+    def fit(self, X, y):
+        """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
+        # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
+        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
+        check_classification_targets(y)
+        self._check_params()
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"CDPRClassifier needs at least 2 classes in y, got "
+                             f"{len(self.classes_)} class")
+        if self.default_class is not None and self.default_class not in self.classes_:
+            raise ValueError(f"default_class {self.default_class!r} is not one of the "
+                             f"classes {self.classes_.tolist()}")
+        rng = check_random_state(self.random_state)
+        names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
+        self.encoder_ = _ColumnEncoder().fit(X, names)
+        encoded = self.encoder_.transform(X)
+        if np.all(encoded == encoded[:1]):
+            raise ValueError("every column of X is constant: no rule can tell the classes apart")
+        cands = mine_rules(encoded, y_index, miner=self.miner,
+                           n_estimators=self.n_estimators, max_depth=self.max_depth,
+                           random_state=int(rng.randint(2**31 - 1)),
+                           feature_names=self.encoder_.feature_names,
+                           indicators=self.encoder_.indicators)
+        cands.class_names = tuple(self.classes_.tolist())
+        pool = cands.filter(self.alpha, self.delta)
+        self.candidates_, self.n_filtered_ = len(cands), len(pool)
+        self.result_ = self._select(cands.covers[pool], cands.accuracy[pool], rng)
+        self.rules_ = cands.subset(pool[np.asarray(self.result_.selected, dtype=np.intp)])
+        uncovered = ~metrics.covered(self.rules_.covers)
+        if self.default_class is not None:
+            self.default_ = self.default_class
+        else:
+            pick = y_index[uncovered] if uncovered.any() else y_index
+            self.default_ = self.classes_[np.bincount(pick, minlength=len(self.classes_))
+                                          .argmax()]
+        return self
+
+    def _select(self, covers, accuracy, rng):
+        if covers.shape[0] == 0:
+            return gra(covers, self.beta, self.gamma)
+        if self.method == "gra":
+            return gra(covers, self.beta, self.gamma, selection=self.selection)
+        if self.method == "gdy":
+            return gdy(covers, self.gamma, self.lam, rho=self.rho)
+        warm = gra(covers, self.beta, self.gamma, selection=self.selection)
+        res = solve_exact(covers, self.beta, self.gamma, backend=self.backend,
+                          time_limit=self.time_limit, hint=warm.selected, accuracy=accuracy,
+                          seed=int(rng.randint(2**31 - 1)))
+        if not res.status.is_feasible:
+            warnings.warn(f"exact CDPRL found no solution ({res.status.value}); using GRA's "
+                          f"answer", RuntimeWarning, stacklevel=3)
+            return warm
+        return res
+
+    def _covers(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
+        return self.rules_.cover(self.encoder_.transform(X))
+
+    def predict(self, X):
+        """Predict with the selected rules; uncovered samples get ``default_``."""
+        covers = self._covers(X)
+        labels = self.classes_[self.rules_.labels]
+        priority = (self.rules_.support if self.resolve == "coverage"
+                    else self.rules_.accuracy)
+        return metrics.predict_rules(covers, labels, self.default_, priority=priority,
+                                     resolve="vote" if self.resolve == "vote" else "priority")
+
+    def coverage_rate(self, X):
+        """Return the fraction of the samples in ``X`` covered by at least one selected rule."""
+        return metrics.coverage_rate(self._covers(X))
