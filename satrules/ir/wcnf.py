@@ -1,0 +1,555 @@
+"""Read and write weighted (partial) MaxSAT files in the WCNF formats.
+
+Two formats (ALGORITHMS.md §7.1-7.2):
+
+``"2022"`` (MaxSAT Evaluation 2022 and later)
+    no ``p`` line; a hard clause is ``h 1 -2 0``, a soft clause is
+    ``<weight> 1 -2 0`` with a positive integer weight.
+``"legacy"``
+    ``p wcnf <nvars> <nclauses> <top>``, then ``<weight> <lits> 0``; a clause
+    whose weight is at least ``top`` is hard.  The writer uses
+    ``top = sum of soft weights + 1``.
+
+:func:`write_wcnf` lowers cardinality and graph constraints to clauses first,
+renders the clause arrays in chunks without a Python loop per clause, and
+writes paths atomically (a temporary file in the same directory, then
+:func:`os.replace`).  The same model always gives a byte-identical file: hard
+clauses first, then soft clauses, each in insertion order.
+
+:func:`read_wcnf` streams the file in blocks.  Blocks of plain clause lines
+are parsed with numpy; a block holding anything else (comments, the ``p``
+line, unusual tokens, an error) is parsed line by line, which also produces the
+error messages.  It reads both formats plus the older ``p wcnf nv nc`` (no
+``top``: every clause is soft) and ``p cnf nv nc`` (every clause is hard), and
+accepts comments, blank lines, tautologies, repeated literals, empty soft
+clauses and weights beyond 64 bits.
+
+Malformed input raises :class:`~satrules.exceptions.EncodingError` (a
+``ValueError``) whose message starts with ``<file>:<line>:``.  Rejected:
+non-positive weights, a non-integer token, a clause without its terminating
+``0``, anything after that ``0`` on the same line, a literal beyond the
+declared variable count (or beyond ``max_vars``), a malformed, repeated or
+late ``p`` line, an ``h`` line in a ``p``-line file, a clause count that
+differs from the ``p`` line's, and -- a decision, since the legacy format
+only *conventionally* requires it -- a legacy ``top`` that is not above the
+sum of the soft weights: such a file is ambiguous (a soft clause could carry
+a weight at least ``top``), so it is rejected rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import io
+import lzma
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+import numpy as np
+
+from satrules.exceptions import EncodingError
+from satrules.ir.constraints import ClauseArray
+from satrules.ir.lowering import lower
+from satrules.ir.model import Model
+
+__all__ = ["FORMATS", "MAX_VARS", "read_wcnf", "write_wcnf"]
+
+#: Accepted values of ``format``.
+FORMATS = ("2022", "legacy")
+#: Default cap on the variable count of a file read (literals above it are rejected).
+MAX_VARS = 2**31 - 1
+
+_WRITE_CHUNK = 1 << 16  # clauses per rendered chunk
+_TABLE_LIMIT = 1 << 19  # literal strings cached per write: |lit| <= this
+_READ_BLOCK = 1 << 20  # bytes per read block
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+# ---------------------------------------------------------------------------- writing
+def write_wcnf(model: Model, path_or_file: Any, format: str = "2022") -> None:
+    """Write ``model`` as a WCNF file.
+
+    Parameters
+    ----------
+    model : Model
+        Cardinality and graph constraints are lowered to clauses first
+        (:func:`satrules.ir.lowering.lower` with ``keep={"clause", "soft"}``),
+        so the file may have more variables than ``model``.
+    path_or_file : str, os.PathLike or file object
+        A path is written atomically: the text goes to a temporary file in the
+        same directory, which replaces ``path`` only when complete.  A file
+        object (text or binary) is written at its current position.
+    format : {"2022", "legacy"}
+        ``"2022"``: ``h`` lines for hard clauses, no ``p`` line.
+        ``"legacy"``: ``p wcnf nv nc top`` with ``top = sum of soft weights + 1``.
+
+    Raises
+    ------
+    EncodingError
+        For an unknown ``format``.
+
+    Examples
+    --------
+    >>> import io
+    >>> m = Model(); x, y = m.new_var("x"), m.new_var("y")
+    >>> m.add_hard([x, y]); m.add_soft([-x], 2); m.add_soft([-y], 3)
+    >>> buf = io.StringIO(); write_wcnf(m, buf); print(buf.getvalue(), end="")
+    c WCNF 2022 written by satrules: 2 variables, 1 hard, 2 soft clauses
+    h 1 2 0
+    2 -1 0
+    3 -2 0
+    >>> buf = io.StringIO(); write_wcnf(m, buf, format="legacy"); print(buf.getvalue(), end="")
+    c WCNF legacy written by satrules: 2 variables, 1 hard, 2 soft clauses
+    p wcnf 2 3 6
+    6 1 2 0
+    2 -1 0
+    3 -2 0
+    """
+    if format not in FORMATS:
+        raise EncodingError(f"unknown WCNF format {format!r}; use one of {FORMATS}")
+    low = lower(model, keep={"clause", "soft"})
+    if hasattr(path_or_file, "write"):
+        _write_stream(low, path_or_file, format)
+        return
+    path = os.fspath(path_or_file)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".satrules-", suffix=".wcnf.part", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            _write_stream(low, fh, format)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_stream(low: Model, fh: IO, format: str) -> None:
+    binary = isinstance(fh, (io.RawIOBase, io.BufferedIOBase)) or "b" in getattr(fh, "mode", "")
+    emit = (lambda s: fh.write(s.encode("ascii"))) if binary else fh.write
+    for text in wcnf_chunks(low, format):
+        emit(text)
+
+
+def wcnf_chunks(model: Model, format: str = "2022") -> Iterator[str]:
+    """Yield the WCNF text of an already lowered model (clauses and softs only), in chunks.
+
+    Examples
+    --------
+    >>> m = Model(); x = m.new_var(); m.add_soft([x], 2**70)
+    >>> "".join(wcnf_chunks(m)).splitlines()[1]
+    '1180591620717411303424 1 0'
+    """
+    if model.cardinalities or model.graphs:
+        raise EncodingError("wcnf_chunks needs a lowered model; use write_wcnf")
+    hard, soft = model.hard, model.soft
+    nv = model.n_vars
+    yield (f"c WCNF {format} written by satrules: {nv} variables, {len(hard)} hard, "
+           f"{len(soft)} soft clauses\n")
+    table = _literal_table(min(nv, _TABLE_LIMIT))
+    if format == "legacy":
+        top = model.soft_weight_sum() + 1
+        yield f"p wcnf {nv} {len(hard) + len(soft)} {top}\n"
+        hard_prefix = f"{top} "
+    else:
+        hard_prefix = "h "
+    yield from _render(hard, table, lambda s, e: hard_prefix)
+    yield from _render(soft, table, lambda s, e: _weight_strings(soft.weights[s:e]))
+
+
+def _literal_table(n: int) -> np.ndarray:
+    """Return an object array: entry ``lit + n`` is ``f"{lit} "`` for ``-n <= lit <= n``."""
+    return np.array([f"{lit} " for lit in range(-n, n + 1)], dtype=object)
+
+
+def _weight_strings(weights: np.ndarray) -> np.ndarray:
+    if weights.dtype == object:
+        return np.array([f"{int(w)} " for w in weights.tolist()], dtype=object)
+    uniq, inv = np.unique(weights, return_inverse=True)
+    return np.array([f"{w} " for w in uniq.tolist()], dtype=object)[inv]
+
+
+def _render(clauses: ClauseArray, table: np.ndarray, prefixes) -> Iterator[str]:
+    """Yield lines ``<prefix><lit> ... 0`` for chunks of clauses (numpy, no per-clause loop)."""
+    half = (len(table) - 1) // 2
+    n = len(clauses)
+    for s in range(0, n, _WRITE_CHUNK):
+        e = min(n, s + _WRITE_CHUNK)
+        offs = clauses.offsets[s : e + 1]
+        lits = clauses.lits[offs[0] : offs[-1]]
+        lens = np.diff(offs)
+        line_start = (offs[:-1] - offs[0]) + 2 * np.arange(e - s)
+        toks = np.empty(len(lits) + 2 * (e - s), dtype=object)
+        is_lit = np.ones(len(toks), dtype=bool)
+        is_lit[line_start] = False
+        is_lit[line_start + lens + 1] = False
+        toks[line_start] = prefixes(s, e)
+        toks[line_start + lens + 1] = "0\n"
+        toks[is_lit] = _literal_strings(lits, table, half)
+        yield "".join(toks.tolist())
+
+
+def _literal_strings(lits: np.ndarray, table: np.ndarray, half: int) -> np.ndarray:
+    big = np.abs(lits) > half
+    if not big.any():
+        return table[lits + half]
+    out = np.empty(len(lits), dtype=object)
+    out[~big] = table[lits[~big] + half]
+    out[big] = [f"{lit} " for lit in lits[big].tolist()]  # variables beyond the cached table
+    return out
+
+
+# ---------------------------------------------------------------------------- reading
+_INT_RE = re.compile(rb"-?[0-9]+\Z")
+_ALLOWED = np.zeros(256, dtype=bool)
+_ALLOWED[[ord(c) for c in "0123456789- \t\r\nh"]] = True
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[[ord(c) for c in " \t\r\n\v\f"]] = True
+_POW10 = 10 ** np.arange(19, dtype=np.int64)
+
+
+class _Reader:
+    """State of one :func:`read_wcnf` call."""
+
+    def __init__(self, name: str, max_vars: int) -> None:
+        self.name = name
+        self.max_vars = max_vars
+        self.model = Model()
+        self.mode: str | None = None  # "2022", "wcnf" (with top), "wcnf_notop", "cnf"
+        self.nv: int | None = None  # declared by a p line
+        self.nc = 0
+        self.top: int | None = None
+        self.p_line = 0
+        self.n_clauses = 0
+
+    def error(self, lineno: int, message: str) -> EncodingError:
+        return EncodingError(f"{self.name}:{lineno}: {message}")
+
+    @property
+    def var_limit(self) -> int:
+        return self.max_vars if self.nv is None else self.nv
+
+    # -- block level ---------------------------------------------------------
+    def feed(self, block: bytes, first_line: int) -> None:
+        """Parse ``block`` (whole lines) whose first line has number ``first_line``."""
+        if not block:
+            return
+        fast = self._fast(block)
+        if fast is not None:
+            self._add(*fast)
+            return
+        # comments and the p line sit at the top: parse up to the last line holding an
+        # unusual byte line by line, and try the vectorised path on the rest
+        unusual = np.flatnonzero(~_ALLOWED[np.frombuffer(block, dtype=np.uint8)])
+        cut = block.find(b"\n", int(unusual[-1])) if len(unusual) else -1
+        if 0 <= cut < len(block) - 1:
+            head = block[: cut + 1]
+            self._slow(head, first_line)
+            tail = block[cut + 1 :]
+            fast = self._fast(tail)
+            if fast is not None:
+                self._add(*fast)
+            else:
+                self._slow(tail, first_line + head.count(b"\n"))
+            return
+        self._slow(block, first_line)
+
+    def _add(self, hard_lits, hard_offs, soft_lits, soft_offs, weights, n_lines, max_abs) -> None:
+        if n_lines == 0:
+            return
+        if self.mode is None:
+            self.mode = "2022"
+        self.n_clauses += n_lines
+        pool = self.model.pool
+        if max_abs > pool.top:
+            pool.top = int(max_abs)  # fresh anonymous variables, without an id array
+        if len(hard_offs) > 1:
+            self.model.add_clauses(hard_lits, hard_offs)
+        if len(soft_offs) > 1:
+            self.model.add_soft_clauses(soft_lits, weights, soft_offs)
+
+    # -- vectorised path -------------------------------------------------------
+    def _fast(self, block: bytes):
+        """Parse plain clause lines with numpy; ``None`` when anything needs the slow path."""
+        arr = np.frombuffer(block, dtype=np.uint8)
+        counts = np.bincount(arr, minlength=256)
+        if counts[~_ALLOWED].any():
+            return None
+        # +1 where a token ends, -1 where one starts (one pass over the bytes)
+        edge = np.diff(_SPACE[arr].view(np.int8), prepend=np.int8(1), append=np.int8(1))
+        starts = np.flatnonzero(edge == -1)
+        ends = np.flatnonzero(edge == 1)
+        n_tok = len(starts)
+        if n_tok == 0:
+            return (None, np.zeros(1, np.int64), None, np.zeros(1, np.int64), None, 0, 0)
+        first = arr[starts]
+        tok_len = ends - starts
+        is_h = first == ord("h")
+        is_neg = first == ord("-")
+        # '-' and 'h' only as a token's first byte; 'h' alone; '-' followed by digits
+        if (int(is_h.sum()) != int(counts[ord("h")])
+                or int(is_neg.sum()) != int(counts[ord("-")])
+                or np.any(is_h & (tok_len != 1)) or np.any(is_neg & (tok_len < 2))):
+            return None
+        if int((tok_len - is_neg).max()) > 18:
+            return None  # beyond int64: the slow path uses Python ints
+        # token values: sum of digit * 10**(position from the token's end)
+        tok_pos = _token_bytes(starts, tok_len)
+        tok_offs = _offsets(tok_len)
+        contrib = arr[tok_pos].astype(np.int64) - ord("0")
+        contrib[tok_offs[:-1][is_neg | is_h]] = 0
+        contrib *= _POW10[np.repeat(ends - 1, tok_len) - tok_pos]
+        val = np.add.reduceat(contrib, tok_offs[:-1])
+        val[is_neg] *= -1
+        # group tokens by line
+        line_of_tok = np.searchsorted(np.flatnonzero(arr == ord("\n")), starts)
+        new_line = np.ones(n_tok, dtype=bool)
+        new_line[1:] = line_of_tok[1:] != line_of_tok[:-1]
+        line_first = np.flatnonzero(new_line)
+        line_end = np.append(line_first[1:], n_tok)
+        n_lines = len(line_first)
+        with_head = self.mode != "cnf"
+        body_start = line_first + with_head
+        if np.any(body_start >= line_end):
+            return None  # a line without a body: no terminating 0
+        # exactly one 0 per line, and it is the line's last token
+        is_zero = (val == 0) & ~is_h
+        if with_head:
+            is_zero[line_first] = False
+        if int(is_zero.sum()) != n_lines or not np.all(is_zero[line_end - 1]):
+            return None
+        is_head = np.zeros(n_tok, dtype=bool)
+        if with_head:
+            is_head[line_first] = True
+            if np.any(is_h & ~is_head) or (self.mode not in (None, "2022") and is_h.any()):
+                return None
+            weights = val[line_first]
+            hard_line = is_h[line_first]
+            if np.any((weights <= 0) & ~hard_line):
+                return None
+            if self.mode == "wcnf" and self.top is not None and self.top <= _INT64_MAX:
+                hard_line = weights >= self.top
+            elif self.mode == "wcnf_notop":
+                hard_line = np.zeros(n_lines, dtype=bool)
+        else:
+            if is_h.any():
+                return None
+            weights = np.zeros(n_lines, dtype=np.int64)
+            hard_line = np.ones(n_lines, dtype=bool)
+        is_lit = ~is_head & ~is_zero
+        lits = val[is_lit]
+        max_abs = int(np.abs(lits).max()) if len(lits) else 0
+        if max_abs > self.var_limit:
+            return None
+        lens = line_end - body_start - 1
+        lit_line = np.repeat(np.arange(n_lines), lens)
+        hard_mask = hard_line[lit_line]
+        hard_offs = _offsets(lens[hard_line])
+        soft_offs = _offsets(lens[~hard_line])
+        return (lits[hard_mask], hard_offs, lits[~hard_mask], soft_offs,
+                weights[~hard_line], n_lines, max_abs)
+
+    # -- line-by-line path ------------------------------------------------------
+    def _slow(self, block: bytes, first_line: int) -> None:
+        hard: list[list[int]] = []
+        soft: list[list[int]] = []
+        weights: list[int] = []
+        max_abs = 0
+        n_lines = 0
+        for i, raw in enumerate(block.split(b"\n")):
+            lineno = first_line + i
+            toks = raw.split()
+            if not toks or toks[0][:1] == b"c":
+                continue
+            if toks[0] == b"p":
+                self._p_line(toks, lineno)
+                continue
+            if self.mode is None:
+                self.mode = "2022"
+            weight, lits = self._clause(toks, lineno)
+            n_lines += 1
+            if lits:
+                max_abs = max(max_abs, max(abs(lit) for lit in lits))
+            if weight is None:
+                hard.append(lits)
+            else:
+                soft.append(lits)
+                weights.append(weight)
+        hard_flat = [lit for c in hard for lit in c]
+        soft_flat = [lit for c in soft for lit in c]
+        self._add(np.array(hard_flat, dtype=np.int64), _offsets([len(c) for c in hard]),
+                  np.array(soft_flat, dtype=np.int64), _offsets([len(c) for c in soft]),
+                  weights, n_lines, max_abs)
+
+    def _int(self, tok: bytes, lineno: int, what: str) -> int:
+        if not _INT_RE.match(tok):
+            shown = tok[:40].decode("ascii", "backslashreplace")
+            raise self.error(lineno, f"{what}: {shown!r} is not an integer")
+        return int(tok)
+
+    def _p_line(self, toks: list[bytes], lineno: int) -> None:
+        if self.p_line:
+            raise self.error(lineno, f"second p line (the first is on line {self.p_line})")
+        if self.mode is not None:
+            raise self.error(lineno, "p line after the first clause")
+        kind = toks[1] if len(toks) > 1 else b""
+        if kind == b"cnf" and len(toks) == 4:
+            self.mode = "cnf"
+        elif kind == b"wcnf" and len(toks) == 4:
+            self.mode = "wcnf_notop"
+        elif kind == b"wcnf" and len(toks) == 5:
+            self.mode = "wcnf"
+        else:
+            raise self.error(lineno, "malformed p line; expected 'p wcnf NVARS NCLAUSES [TOP]' "
+                             "or 'p cnf NVARS NCLAUSES'")
+        nv = self._int(toks[2], lineno, "p line variable count")
+        nc = self._int(toks[3], lineno, "p line clause count")
+        if nv < 0 or nc < 0:
+            raise self.error(lineno, "p line counts must be non-negative")
+        if nv > self.max_vars:
+            raise self.error(lineno, f"p line declares {nv} variables, more than max_vars "
+                             f"= {self.max_vars}")
+        if self.mode == "wcnf":
+            self.top = self._int(toks[4], lineno, "p line top weight")
+            if self.top <= 0:
+                raise self.error(lineno, f"p line top weight must be positive, got {self.top}")
+        self.nv, self.nc, self.p_line = nv, nc, lineno
+        self.model.pool.top = max(self.model.pool.top, nv)
+
+    def _clause(self, toks: list[bytes], lineno: int) -> tuple[int | None, list[int]]:
+        """Return ``(weight or None for hard, literals)`` of one clause line."""
+        weight: int | None = None
+        body = toks
+        if self.mode != "cnf":
+            head, body = toks[0], toks[1:]
+            if head == b"h":
+                if self.mode != "2022":
+                    raise self.error(lineno, "'h' line in a file with a p line (legacy format "
+                                     "marks hard clauses with the top weight)")
+            else:
+                weight = self._int(head, lineno, "weight")
+                if weight <= 0:
+                    raise self.error(lineno, f"weight must be a positive integer, got {weight}")
+                if self.mode == "wcnf" and weight >= self.top:
+                    weight = None
+        values = [self._int(tok, lineno, "literal") for tok in body]
+        if 0 not in values:
+            raise self.error(lineno, "missing the terminating 0")
+        end = values.index(0)
+        if end != len(values) - 1:
+            raise self.error(lineno, "content after the terminating 0")
+        lits = values[:-1]
+        limit = self.var_limit
+        for lit in lits:
+            if abs(lit) > limit:
+                what = ("the declared variable count" if self.nv is not None
+                        else "max_vars")
+                raise self.error(lineno, f"literal {lit} is beyond {what} ({limit})")
+        return weight, lits
+
+    def finish(self) -> Model:
+        if self.p_line:
+            if self.n_clauses != self.nc:
+                raise self.error(self.p_line, f"p line declares {self.nc} clauses but the file "
+                                 f"has {self.n_clauses}")
+            if self.mode == "wcnf":
+                total = self.model.soft_weight_sum()
+                if self.top <= total:
+                    raise self.error(self.p_line, f"top weight {self.top} is not above the sum "
+                                     f"of the soft weights ({total}); such a legacy file is "
+                                     "ambiguous and is rejected")
+        return self.model
+
+
+def _token_bytes(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Return the byte positions of all tokens, in order (``starts[i] + 0..lengths[i]-1``)."""
+    total = int(lengths.sum())
+    shift = np.repeat(starts - _offsets(lengths)[:-1], lengths)
+    return np.arange(total, dtype=np.int64) + shift
+
+
+def _offsets(lengths) -> np.ndarray:
+    lengths = np.asarray(lengths, dtype=np.int64)
+    offs = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offs[1:])
+    return offs
+
+
+def _open(path_or_file: Any) -> tuple[IO[bytes] | IO[str], str, bool]:
+    """Return ``(stream, name, owned)`` for a path (compressed by extension) or a file object."""
+    if hasattr(path_or_file, "read"):
+        return path_or_file, str(getattr(path_or_file, "name", "<stream>")), False
+    path = os.fspath(path_or_file)
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}.get(
+        os.path.splitext(str(path))[1].lower(), open)
+    return opener(path, "rb"), os.fsdecode(path), True
+
+
+def read_wcnf(path: Any, *, max_vars: int = MAX_VARS) -> Model:
+    """Read a WCNF file (2022 or legacy format) into a :class:`Model`.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or file object
+        ``.gz``, ``.bz2`` and ``.xz`` paths are decompressed on the fly.
+    max_vars : int
+        Refuse literals (and ``p`` lines) beyond this many variables.
+
+    Returns
+    -------
+    Model
+        Anonymous variables ``1..n`` (``n`` from the ``p`` line, or the largest
+        variable used in a 2022 file), hard and soft clauses in file order.
+
+    Raises
+    ------
+    EncodingError
+        A ``ValueError`` whose message starts with ``<file>:<line>:`` for
+        malformed input (see the module docstring for the list).
+
+    Examples
+    --------
+    >>> import io
+    >>> m = read_wcnf(io.BytesIO(b"c demo\\nh 1 2 0\\n2 -1 0\\n3 -2 0\\n"))
+    >>> m.n_vars, len(m.hard), m.soft.weight_list()
+    (2, 1, [2, 3])
+    >>> read_wcnf(io.BytesIO(b"h 1 2 0\\n0 -1 0\\n"))
+    Traceback (most recent call last):
+    ...
+    satrules.exceptions.EncodingError: <stream>:2: weight must be a positive integer, got 0
+    """
+    stream, name, owned = _open(path)
+    reader = _Reader(name, max_vars)
+    line = 1
+    carry = b""
+    try:
+        while True:
+            data = stream.read(_READ_BLOCK)
+            if isinstance(data, str):
+                data = data.encode("utf-8", "surrogateescape")
+            if not data:
+                break
+            data = carry + data if carry else data
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                carry = data
+                continue
+            block, carry = data[: cut + 1], data[cut + 1 :]
+            reader.feed(block, line)
+            line += block.count(b"\n")
+        reader.feed(carry, line)
+    finally:
+        if owned:
+            stream.close()
+    return reader.finish()
