@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["PLOT_INSTALL", "figure_to_base64", "plot_backend_comparison", "plot_rule_bars",
-           "plot_tradeoff", "render_html", "rule_masks", "rule_stats", "summary_metrics",
-           "write_report"]
+           "plot_tradeoff", "render_html", "rule_masks", "rule_stats", "rules_text",
+           "summary_metrics", "write_report"]
 
 #: Install line shown when matplotlib is missing.
 PLOT_INSTALL = 'pip install "satrules[plot]"'
@@ -54,28 +54,69 @@ def _require_matplotlib():
 # --------------------------------------------------------------------------- rule statistics
 
 
+def _ruleset_parts(est: Any) -> list[tuple[Any, Any, Any]]:
+    """(rule set, class it predicts when true, class it predicts when false) per rule set."""
+    rules = est.rules_
+    if isinstance(rules, dict):  # one-vs-rest: class c's rule set true -> c
+        return [(rules[c], c, _Not(c)) for c in est.classes_ if c in rules]
+    return [(rules, est.classes_[-1], est.classes_[0])]
+
+
+class _Not:
+    """The label "not c" of a one-vs-rest CNF clause; equal to every class but ``c``."""
+
+    def __init__(self, cls: Any) -> None:
+        self.cls = cls
+
+    def __eq__(self, other: Any) -> Any:
+        return np.asarray(other) != self.cls
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return f"not {self.cls}"
+
+
 def _ruleset_masks(est: Any, X: Any) -> tuple[list[str], list[Any], list[int], np.ndarray]:
-    """Per-term (DNF) / per-clause (CNF) firing masks of a binarized RuleSet estimator."""
+    """Per-term (DNF) / per-clause (CNF) firing masks of binarized RuleSet estimators."""
     from satrules.rules import RuleSet
 
-    rules: RuleSet = est.rules_
     Xb = est.binarizer_.transform(X)
-    conds = rules.conditions
     texts, labels, sizes, masks = [], [], [], []
-    positive, negative = est.classes_[-1], est.classes_[0]
-    for rule in rules.rules:
-        single = RuleSet([rule], kind=rules.kind, n_columns=rules.n_columns)
-        if rules.kind == "dnf":
-            masks.append(single.evaluate(Xb))
-            lits, label = rule.literals, positive
-        else:  # a violated clause decides the negative class
-            masks.append(~single.evaluate(Xb))
-            lits, label = rule.negate().literals, negative
-        texts.append(" AND ".join(lit.describe(conds) for lit in lits) or "TRUE")
-        labels.append(label)
-        sizes.append(len(rule))
+    for rules, when_true, when_false in _ruleset_parts(est):
+        conds = rules.conditions
+        for rule in rules.rules:
+            single = RuleSet([rule], kind=rules.kind, n_columns=rules.n_columns)
+            if rules.kind == "dnf":
+                masks.append(single.evaluate(Xb))
+                lits, label = rule.literals, when_true
+            else:  # a violated clause makes the CNF false
+                masks.append(~single.evaluate(Xb))
+                lits, label = rule.negate().literals, when_false
+            texts.append(" AND ".join(lit.describe(conds) for lit in lits) or "TRUE")
+            labels.append(label)
+            sizes.append(len(rule))
     mask = np.array(masks, dtype=bool).reshape(len(masks), Xb.shape[0])
     return texts, labels, sizes, mask
+
+
+def rules_text(est: Any) -> str:
+    """Readable IF-THEN text of a fitted estimator's rules, naming the predicted classes.
+
+    One-vs-rest rule sets are printed one per class; CDPR rules print as they are
+    (each names its class) followed by the default class.
+    """
+    from satrules.rules import RuleSet
+
+    rules = getattr(est, "rules_", None)
+    if isinstance(rules, RuleSet) or isinstance(rules, dict):
+        parts = [r.to_text(positive=str(when_true)) for r, when_true, _ in _ruleset_parts(est)]
+        if isinstance(rules, RuleSet):
+            parts[0] += f"\nELSE {est.classes_[0]}"
+        return "\n\n".join(parts)
+    text = str(rules)
+    default = getattr(est, "default_", None)
+    return text + (f"\nELSE {default}" if default is not None else "")
 
 
 def _candidate_masks(est: Any, X: Any) -> tuple[list[str], list[Any], list[int], np.ndarray]:
@@ -148,11 +189,14 @@ def rule_stats(estimator: Any, X: Any, y: Any):
     if len(y) != n_samples:
         raise ValueError(f"X has {n_samples} rows but y has {len(y)}")
     n_covered = mask.sum(axis=1) if len(texts) else np.zeros(0, dtype=int)
-    hits = np.array([(mask[r] & (y == labels[r])).sum() for r in range(len(texts))], dtype=float)
+    # labels[r] == y also works for the "not c" label of a one-vs-rest CNF clause
+    hits = np.array([(mask[r] & (labels[r] == y)).sum() for r in range(len(texts))],
+                    dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         accuracy = np.where(n_covered > 0, hits / np.maximum(n_covered, 1), np.nan)
     return pd.DataFrame({
-        "rule": np.arange(1, len(texts) + 1), "text": texts, "predicts": labels,
+        "rule": np.arange(1, len(texts) + 1), "text": texts,
+        "predicts": [lab if not isinstance(lab, _Not) else str(lab) for lab in labels],
         "size": sizes, "n_covered": n_covered.astype(int),
         "coverage": n_covered / max(n_samples, 1), "accuracy": accuracy,
     })
@@ -447,7 +491,7 @@ def write_report(estimator: Any, X: Any, y: Any, path: str | os.PathLike, *,
     if provenance is None:
         provenance = getattr(estimator, "provenance_", None)
     page = render_html(title=title or f"satrules report: {type(estimator).__name__}",
-                       rules_text=str(estimator.rules_), stats=stats, metrics=metrics,
+                       rules_text=rules_text(estimator), stats=stats, metrics=metrics,
                        plots=plots, provenance=provenance, notes=notes)
     with atomic_write(path) as fh:
         fh.write(page)

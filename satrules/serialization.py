@@ -454,8 +454,10 @@ def dumps(obj: Any, *, metrics: dict | None = None, extra: dict | None = None) -
         rules = getattr(obj, "rules_", None)
         if rules is None:
             raise ValueError(f"{type(obj).__name__} is not fitted; call fit before saving")
+        from satrules.report import rules_text
+
         doc["kind"] = "estimator"
-        doc["rules_text"] = str(rules)
+        doc["rules_text"] = rules_text(obj)
         doc["estimator"] = encode_estimator(obj)
     else:
         doc["kind"] = "ruleset"

@@ -59,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from satrules.commands.learn import fit_and_score, format_table, make_estimator, split
+    from satrules.report import rules_text
 
     X, y = load_data()
     X_train, X_test, y_train, y_test = split(X, y, args.test_size, args.random_state)
@@ -85,8 +86,5 @@ def run(args: argparse.Namespace) -> int:
           "'heuristic' for GRA/GDY.")
     for method, est in fitted.items():
         print(f"\n== {method} ==")
-        print(est.rules_)
-        default = getattr(est, "default_", None)
-        if default is not None:
-            print(f"ELSE {default}")
+        print(rules_text(est))
     return 0

@@ -220,6 +220,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from satrules import serialization
+    from satrules.report import rules_text
 
     X, y = read_table(args.data, args.target)
     params = method_params(args)
@@ -228,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
         est.set_params(random_state=args.random_state)
     X_train, X_test, y_train, y_test = split(X, y, args.test_size, args.random_state)
     row = fit_and_score(est, X_train, y_train, X_test, y_test)
-    print(est.rules_)
+    print(rules_text(est))
     print()
     print(format_table([{"metric": k, "value": v} for k, v in row.items()],
                        ["metric", "value"]))
