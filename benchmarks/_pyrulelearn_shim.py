@@ -29,6 +29,7 @@ import numpy as np
 
 _WRAPPER = r'''#!{python}
 """Fake open-wbo for pyrulelearn: solve a legacy WCNF with hermax and print MSE lines."""
+import os
 import sys
 
 from pysat.formula import WCNF
@@ -45,6 +46,8 @@ def main(argv):
     solver = Solver(formula=wcnf)
     solver.solve()
     model = solver.get_model() or []
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "costs.log"), "a") as log:
+        log.write(f"{{solver.get_cost()}}\n")
     print("o", solver.get_cost())
     print("s OPTIMUM FOUND")
     print("v " + " ".join(str(lit) for lit in model))
@@ -110,6 +113,8 @@ class PyRuleLearn:
         self.model_ = imli(num_clause=self.n_rules, data_fidelity=self.data_fidelity,
                            weight_feature=1, solver="open-wbo", rule_type=self.rule_type,
                            batchsize=self.batchsize, work_dir=self._dir, timeout=self.timeout)
+        log = Path(self._dir) / "costs.log"
+        log.write_text("")
         old_path = os.environ.get("PATH", "")
         os.environ["PATH"] = self._dir + os.pathsep + old_path
         try:
@@ -118,6 +123,7 @@ class PyRuleLearn:
             self.fit_time_ = time.perf_counter() - start
         finally:
             os.environ["PATH"] = old_path
+        self.batch_costs_ = [int(v) for v in log.read_text().split()]
         self.n_solver_calls_ = int(self.model_.iterations) * (1 if self.model_.iterations == 1
                                                               else 2)
         return self
