@@ -86,6 +86,15 @@ def split_partitions(y: np.ndarray, n_partitions: int, rng: np.random.RandomStat
     return [p for p in parts if len(p)]
 
 
+def _check_unique_columns(X: Any) -> None:
+    """Refuse a DataFrame with duplicate column names, naming them."""
+    if hasattr(X, "columns"):
+        names = [str(c) for c in X.columns]
+        dups = sorted({n for n in names if names.count(n) > 1})
+        if dups:
+            raise ValueError(f"duplicate column names: {dups}")
+
+
 class IncrementalRuleClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class: fit rule sets partition by partition with a MaxSAT encoder (see module)."""
 
@@ -141,6 +150,7 @@ class IncrementalRuleClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMet
         """Learn the rule set(s) from ``X`` (array or DataFrame) and labels ``y``."""
         self._check_common_params()
         self._check_params()
+        _check_unique_columns(X)
         X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -206,6 +216,7 @@ class IncrementalRuleClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMet
     # ---------------------------------------------------------------- predict
     def _fires(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "rules_")
+        _check_unique_columns(X)
         X_checked = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
         Xb = self.binarizer_.transform(X if hasattr(X, "columns") else X_checked)
         if isinstance(self.rules_, RuleSet):

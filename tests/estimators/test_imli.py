@@ -1,0 +1,199 @@
+"""Tests for IMLIClassifier: learning, partitions, warm start, anytime, OvR, determinism."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import train_test_split
+
+import satrules.estimators._base as base
+from satrules.backends.registry import available_backends
+from satrules.backends.registry import solve as real_solve
+from satrules.estimators.imli import IMLIClassifier
+from satrules.ir import Status, make_solution
+from satrules.rules import RuleSet
+
+EX1_X = np.array([[0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0]])
+EX1_Y = np.array([1, 0, 0, 1])
+ENGINES = [b for b in ("rc2", "cpsat") if b in available_backends()]
+
+
+def noisy_data(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 5))
+    y = (X[:, 0] & X[:, 1]) | X[:, 2]
+    flip = rng.random(n) < 0.1
+    return X, np.where(flip, 1 - y, y)
+
+
+@pytest.mark.parametrize("backend", ENGINES + ["bruteforce"])
+def test_example1_any_label_type(backend):
+    """Example 1 learns R = NOT x2 for string labels and predicts the training labels."""
+    y = np.where(EX1_Y == 1, "pos", "neg")
+    clf = IMLIClassifier(backend=backend).fit(EX1_X, y)
+    assert list(clf.classes_) == ["neg", "pos"]
+    assert str(clf.rules_) == "IF (x1 != 1)\nTHEN positive"
+    assert clf.predict(EX1_X).tolist() == y.tolist()
+    assert clf.solution_.status is Status.OPTIMAL and clf.solution_.cost == 1
+    assert clf.score(EX1_X, y) == 1.0
+
+
+@pytest.mark.parametrize("rule_type", ["dnf", "cnf"])
+def test_rules_are_consistent_with_predictions(rule_type):
+    """predict() is exactly the learned rule set evaluated on the binarized data."""
+    X, y = noisy_data()
+    clf = IMLIClassifier(n_rules=2, rule_type=rule_type, partition_size=20, random_state=0,
+                         backend=ENGINES[0]).fit(X, y)
+    assert clf.rules_.kind == rule_type
+    assert len(clf.solutions_) == 3
+    pred = clf.rules_.evaluate(clf.binarizer_.transform(X))
+    assert np.array_equal(clf.predict(X), clf.classes_[pred.astype(int)])
+    assert clf.score(X, y) >= 0.8
+
+
+def test_dataframe_feature_names_in_rules():
+    """Rules print with the DataFrame's column names; predict checks the names."""
+    X, y = noisy_data()
+    df = pd.DataFrame(X, columns=["a", "b", "c", "d", "e"])
+    clf = IMLIClassifier(n_rules=2, backend=ENGINES[0]).fit(df, y)
+    assert list(clf.feature_names_in_) == list(df.columns)
+    assert "c = 1" in str(clf.rules_)
+    with pytest.warns(UserWarning, match="feature names"):
+        from_numpy = clf.predict(df.to_numpy())
+    assert np.array_equal(clf.predict(df), from_numpy)
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+def test_determinism(backend):
+    """Same data, parameters, backend and random_state give the same rules (issue 4 row 7)."""
+    X, y = noisy_data(80, seed=3)
+    params = {"n_rules": 2, "partition_size": 16, "random_state": 7, "backend": backend}
+    first = IMLIClassifier(**params).fit(X, y).rules_
+    for _ in range(2):
+        assert IMLIClassifier(**params).fit(X, y).rules_ == first
+
+
+def test_clone_refit_and_pickle():
+    """clone gives an unfitted copy; refitting is idempotent; a pickled model predicts the same."""
+    X, y = noisy_data()
+    clf = IMLIClassifier(n_rules=2, partition_size=20, random_state=1, backend=ENGINES[0])
+    a = clf.fit(X, y).rules_
+    assert clf.fit(X, y).rules_ == a
+    assert not hasattr(clone(clf), "rules_")
+    back = pickle.loads(pickle.dumps(clf))
+    assert np.array_equal(back.predict(X), clf.predict(X)) and back.rules_ == a
+
+
+def test_multiclass_one_vs_rest():
+    """Three classes: one rule set per class; predictions follow the documented tie rule."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(90, 1))
+    y = np.array(["a", "b", "c"])[X[:, 0]]
+    clf = IMLIClassifier(backend=ENGINES[0]).fit(np.hstack([X, rng.integers(0, 2, (90, 1))]), y)
+    assert set(clf.rules_) == {"a", "b", "c"} and all(
+        isinstance(r, RuleSet) for r in clf.rules_.values())
+    assert clf.score(np.hstack([X, np.zeros((90, 1))]), y) == 1.0
+    with pytest.raises(ValueError, match="needs 2 classes, got 3"):
+        IMLIClassifier(multi_class="error").fit(X, y)
+
+
+def recording_solve(calls, status_for=None):
+    """A solve() double that records its arguments and can downgrade a status."""
+    def fake(model, backend="auto", *, time_limit=None, seed=None, hint=None, **kw):
+        sol = real_solve(model, backend=backend, time_limit=None, seed=seed, hint=hint)
+        calls.append({"model": model, "hint": hint, "time_limit": time_limit, "sol": sol})
+        status = status_for(len(calls)) if status_for else None
+        if status is Status.UNKNOWN:
+            return make_solution(model, Status.UNKNOWN, backend="fake")
+        if status is Status.FEASIBLE:
+            return make_solution(model, Status.FEASIBLE, sol.values, backend="fake")
+        return sol
+    return fake
+
+
+def test_warm_start_hints_are_feasible_and_budget_is_split(monkeypatch):
+    """Partitions >= 2 get a complete feasible hint; the per-solve limits sum to <= time_limit."""
+    calls = []
+    monkeypatch.setattr(base, "solve", recording_solve(calls))
+    X, y = noisy_data(64)
+    IMLIClassifier(n_rules=2, partition_size=16, time_limit=40, random_state=0,
+                   backend=ENGINES[0]).fit(X, y)
+    assert len(calls) == 4 and calls[0]["hint"] is None
+    for call in calls[1:]:
+        assert call["model"].evaluate(call["hint"])
+        # the hint is the previous (pruned) rule set: its cost bounds the optimum from above
+        assert call["sol"].cost <= call["model"].cost(call["hint"])
+    limits = [c["time_limit"] for c in calls]
+    # each solve gets (time left) / (solves left): if every solve used its whole limit the
+    # fit would end exactly at time_limit
+    assert all(0 < t * (4 - i) <= 40 + 1e-6 for i, t in enumerate(limits))
+    assert limits[0] == pytest.approx(10, abs=0.5)
+
+
+def test_anytime_unknown_keeps_previous_rules(monkeypatch):
+    """A partition ending UNKNOWN keeps the previous partition's rules; FEASIBLE ones are used."""
+    calls, decoded = [], []
+    monkeypatch.setattr(base, "solve", recording_solve(
+        calls, lambda i: Status.UNKNOWN if i == 2 else Status.FEASIBLE))
+    real_decode = IMLIClassifier._decode
+
+    def recording_decode(self, encoding, solution):
+        decoded.append(real_decode(self, encoding, solution))
+        return decoded[-1]
+
+    monkeypatch.setattr(IMLIClassifier, "_decode", recording_decode)
+    X, y = noisy_data(32)
+    clf = IMLIClassifier(n_rules=2, n_partitions=2, random_state=0, backend=ENGINES[0])
+    clf.fit(X, y)
+    assert [s.status for s in clf.solutions_] == [Status.FEASIBLE, Status.UNKNOWN]
+    assert len(decoded) == 1   # only the FEASIBLE partition is decoded
+    conds = clf.binarizer_.conditions_
+    assert clf.rules_ == decoded[0].named(conds).simplify().named(conds)
+
+
+def test_all_unknown_falls_back_to_majority(monkeypatch):
+    """If no partition yields a solution, a warning is given and the majority class predicted."""
+    monkeypatch.setattr(base, "solve", recording_solve([], lambda i: Status.UNKNOWN))
+    X, y = noisy_data(30)
+    with pytest.warns(RuntimeWarning, match="majority"):
+        clf = IMLIClassifier(backend=ENGINES[0]).fit(X, y)
+    majority = np.bincount(y).argmax()
+    assert (clf.predict(X) == majority).all()
+
+
+def test_symmetry_breaking_same_training_objective():
+    """Symmetry breaking on/off reaches the same optimal cost on the first partition."""
+    X, y = noisy_data(40, seed=5)
+    costs = [IMLIClassifier(n_rules=2, symmetry_breaking=s, backend=ENGINES[0], random_state=0)
+             .fit(X, y).solution_.cost for s in (False, True)]
+    assert costs[0] == costs[1]
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+def test_real_time_limit_is_honoured(backend):
+    """A hard partition under time_limit=2 s returns within the limit plus 3 s slack (anytime)."""
+    import time
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 8))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=400) > 0).astype(int)
+    start = time.monotonic()
+    clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=backend, random_state=0).fit(X, y)
+    assert time.monotonic() - start < 2.0 + 3.0
+    assert clf.solution_.status in (Status.FEASIBLE, Status.OPTIMAL)
+    # the kept rules are the decoded best solution, and they predict through the same rules
+    assert clf.predict(X).shape == (400,)
+
+
+def test_breast_cancer_accuracy():
+    """On scikit-learn's breast cancer data IMLI reaches a sensible held-out accuracy."""
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.2, stratify=y, random_state=0)
+    clf = IMLIClassifier(n_rules=2, partition_size=32, random_state=0,
+                         backend=ENGINES[0]).fit(Xtr, ytr)
+    assert clf.score(Xte, yte) >= 0.85
+    assert clf.rules_.n_literals <= 20
