@@ -456,9 +456,10 @@ def dumps(obj: Any, *, metrics: dict | None = None, extra: dict | None = None) -
             raise ValueError(f"{type(obj).__name__} is not fitted; call fit before saving")
         from satrules.report import rules_text
 
+        state = encode_estimator(obj)  # first: unsavable state fails before anything else
         doc["kind"] = "estimator"
         doc["rules_text"] = rules_text(obj)
-        doc["estimator"] = encode_estimator(obj)
+        doc["estimator"] = state
     else:
         doc["kind"] = "ruleset"
         doc["rules_text"] = str(obj)

@@ -1,0 +1,134 @@
+"""The learner CLI in process: learn / predict / sweep / report / demo — exit codes and files."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from satrules import serialization
+from satrules.cli import main
+
+METHOD_ARGS = {
+    "imli": ["--n-rules", "1", "--backend", "rc2"],
+    "imlib": ["--n-rules", "1", "--max-literals", "2", "--backend", "rc2"],
+    "cdpr-gra": ["--gamma", "3", "--n-estimators", "5", "--max-depth", "2"],
+    "cdpr-gdy": ["--gamma", "3", "--n-estimators", "5", "--max-depth", "2"],
+    "cdpr-exact": ["--gamma", "3", "--n-estimators", "5", "--max-depth", "2",
+                   "--backend", "rc2", "--time-limit", "20"],
+}
+
+
+@pytest.fixture(scope="module")
+def csv_path(tmp_path_factory):
+    """Mixed numeric/categorical data with a readable rule behind the label."""
+    rng = np.random.default_rng(7)
+    n = 120
+    frame = pd.DataFrame({"age": rng.integers(20, 80, n), "income": rng.normal(50, 15, n).round(1),
+                          "city": rng.choice(["Lyon", "Porto", "Kyiv"], n)})
+    frame["bought"] = np.where((frame.age > 45) & (frame.city != "Kyiv"), "yes", "no")
+    path = tmp_path_factory.mktemp("data") / "shop data.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("method", list(METHOD_ARGS))
+def test_learn_then_predict(method, csv_path, tmp_path, capsys):
+    """learn prints rules and scores and saves a file; predict reproduces the model's output."""
+    rules = tmp_path / "rules.json"
+    code = main(["learn", str(csv_path), "--target", "bought", "--method", method,
+                 *METHOD_ARGS[method], "--test-size", "0.25", "--out", str(rules)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "IF " in out and "test_accuracy" in out and "test_coverage" in out
+    doc = json.loads(rules.read_text())
+    assert doc["metrics"]["n_train"] == 90 and doc["metrics"]["n_test"] == 30
+    assert doc["extra"]["method"] == method and doc["extra"]["target"] == "bought"
+    assert 0.6 <= doc["metrics"]["test_accuracy"] <= 1
+    preds = tmp_path / "pred.csv"
+    assert main(["predict", str(rules), str(csv_path), "--out", str(preds)]) == 0
+    table = pd.read_csv(preds)
+    frame = pd.read_csv(csv_path)
+    est = serialization.load(rules)
+    assert len(table) == len(frame) and "bought" not in table.columns
+    assert (table.prediction.to_numpy() == est.predict(frame.drop(columns="bought"))).all()
+    assert "accuracy on 'bought'" in capsys.readouterr().err
+
+
+def test_learn_generic_param_and_seed(csv_path, tmp_path, capsys):
+    """--param passes any estimator parameter (JSON-typed); --random-state reaches the learner."""
+    rules = tmp_path / "r.json"
+    assert main(["learn", str(csv_path), "--target", "bought", "--method", "cdpr-gra",
+                 "--param", "resolve=vote", "--param", "n_estimators=4", "--random-state", "3",
+                 "--out", str(rules)]) == 0
+    est = serialization.load(rules)
+    assert est.resolve == "vote" and est.n_estimators == 4 and est.random_state == 3
+
+
+def test_predict_to_stdout(csv_path, tmp_path, capsys):
+    """Without --out, predict writes CSV with a prediction column to stdout."""
+    rules = tmp_path / "r.json"
+    assert main(["learn", str(csv_path), "--target", "bought", *sum([["--method", "cdpr-gdy"],
+                 METHOD_ARGS["cdpr-gdy"]], []), "--out", str(rules)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(rules), str(csv_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(",prediction") and len(lines) == 121
+
+
+def test_sweep_command_writes_tidy_csv(csv_path, tmp_path, capsys):
+    """sweep: grid from --spec and --grid, n_splits rows per point, summary on stdout."""
+    out = tmp_path / "sweep.csv"
+    spec = json.dumps({"grid": {"gamma": [2, 4]}, "params": {"n_estimators": 5},
+                       "n_splits": 2, "random_state": 1})
+    assert main(["sweep", str(csv_path), "--target", "bought", "--method", "cdpr-gra",
+                 "--spec", spec, "--grid", "beta=0.3,0.6", "--out", str(out), "--quiet"]) == 0
+    table = pd.read_csv(out)
+    assert len(table) == 2 * 2 * 2
+    assert {"param_gamma", "param_beta", "split", "test_accuracy", "n_rules"} <= set(table)
+    assert "test_accuracy" in capsys.readouterr().out
+
+
+def test_sweep_spec_file_and_validation(csv_path, tmp_path, capsys):
+    """A spec file works; unknown spec keys and empty grids are errors naming them."""
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"method": "cdpr-gdy", "target": "bought", "n_splits": 1,
+                                "grid": [{"gamma": [2]}, {"gamma": [3], "lam": [0.5]}]}))
+    out = tmp_path / "s.csv"
+    assert main(["sweep", str(csv_path), "--spec", str(spec), "--out", str(out)]) == 0
+    assert len(pd.read_csv(out)) == 2
+    spec.write_text(json.dumps({"method": "cdpr-gdy", "target": "bought", "grdi": {}}))
+    assert main(["sweep", str(csv_path), "--spec", str(spec), "--out", str(out)]) == 1
+    assert "grdi" in capsys.readouterr().err
+
+
+def test_report_command(csv_path, tmp_path, capsys):
+    """report writes one HTML page with the rules, metrics and embedded plots."""
+    rules, html = tmp_path / "r.json", tmp_path / "report.html"
+    assert main(["learn", str(csv_path), "--target", "bought", "--method", "imli",
+                 *METHOD_ARGS["imli"], "--out", str(rules)]) == 0
+    assert main(["report", str(rules), str(csv_path), "--out", str(html)]) == 0
+    page = html.read_text()
+    assert "<h2>Rules</h2>" in page and "data:image/png;base64," in page
+    assert "solver.status" in page and "OPTIMAL" in page
+
+
+def test_demo_runs_every_method_fast(capsys):
+    """The README's first command: every method, one table, each method's rules, < 60 s."""
+    start = time.perf_counter()
+    assert main(["demo", "--quiet"]) == 0
+    elapsed = time.perf_counter() - start
+    out = capsys.readouterr().out
+    assert elapsed < 60
+    table = out.split("\n\n")[1].splitlines()
+    assert table[0].split()[:3] == ["method", "test_accuracy", "test_coverage"]
+    rows = {line.split()[0]: line.split() for line in table[2:]}
+    assert set(rows) == {"imli", "imlib", "cdpr-gra", "cdpr-gdy", "cdpr-exact"}
+    for method, row in rows.items():
+        assert 0.85 <= float(row[1]) <= 1, method         # honest, but not a broken learner
+        assert row[-1] in ("OPTIMAL", "FEASIBLE", "heuristic")
+        assert f"== {method} ==" in out
+    assert "malignant" in out and "benign" in out
