@@ -51,12 +51,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from satrules.rules import Condition
+from satrules.rules import MISSING, Condition
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING"]
-
-#: The category that stands for a missing value with ``missing="category"``.
-MISSING = "<missing>"
 
 
 class FeatureTypeError(ValueError, TypeError):

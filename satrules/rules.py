@@ -43,7 +43,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Condition", "Literal", "Rule", "RuleSet"]
+__all__ = ["Condition", "Literal", "Rule", "RuleSet", "MISSING"]
+
+#: The category that stands for a missing value (``ThresholdBinarizer(missing="category")``).
+MISSING = "<missing>"
 
 _NEGATED_OP = {"<=": ">", "==": "!="}
 _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
@@ -54,6 +57,19 @@ def _plain(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _missing(values: np.ndarray) -> np.ndarray:
+    """Return where ``values`` is missing (NaN, None, pd.NA)."""
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind in "biuSU":
+        return np.zeros(len(values), dtype=bool)
+    try:
+        import pandas as pd
+        return np.asarray(pd.isna(values), dtype=bool)
+    except ImportError:  # pragma: no cover - pandas is normally installed
+        return np.array([v is None or (isinstance(v, float) and v != v) for v in values], bool)
 
 
 @dataclass(frozen=True)
@@ -105,6 +121,25 @@ class Condition:
         else:
             shown = str(value)
         return f"{self.feature} {_SHOWN_OP[op]} {shown}"
+
+    def holds(self, values: Any) -> np.ndarray:
+        """Return where this condition holds on raw feature ``values`` (1-D), as uint8.
+
+        Same semantics as :class:`~satrules.binarize.ThresholdBinarizer`: a missing
+        value is never ``<=`` a threshold and only equals the ``"<missing>"`` category;
+        an unseen category equals no value.
+        """
+        values = np.asarray(values)
+        miss = _missing(values)
+        if self.op == "<=":
+            numeric = np.full(len(values), np.nan)
+            numeric[~miss] = values[~miss].astype(np.float64)
+            with np.errstate(invalid="ignore"):
+                return (numeric <= float(self.value)).astype(np.uint8)
+        if isinstance(self.value, str) and self.value == MISSING:
+            return miss.astype(np.uint8)
+        obj = values.astype(object)
+        return ((obj == self.value) & ~miss).astype(np.uint8)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict (see :meth:`from_dict`)."""
@@ -283,6 +318,43 @@ class RuleSet:
             return (bad == 0).any(axis=1) if self.rules else np.zeros(len(Xb), dtype=bool)
         good = ones @ pos.T + (1 - ones) @ neg.T
         return (good > 0).all(axis=1) if self.rules else np.ones(len(Xb), dtype=bool)
+
+    def binarize(self, X: Any) -> np.ndarray:
+        """Return the 0/1 matrix of ``X``'s raw features through the attached conditions.
+
+        ``X`` is a DataFrame (columns found by feature name) or an array (column
+        = the condition's ``group``, the input feature index).
+
+        Examples
+        --------
+        >>> rs = RuleSet([[Literal(0, True)]], "dnf", 1, [Condition("age", "<=", 40, 0)])
+        >>> rs.evaluate_raw(np.array([[30], [50]])).tolist()
+        [False, True]
+        """
+        if self.conditions is None:
+            raise ValueError("raw evaluation needs conditions; use named(conditions) first")
+        frame = hasattr(X, "columns") and hasattr(X, "iloc")
+        arr = None if frame else np.asarray(X)
+        if arr is not None and arr.ndim != 2:
+            raise ValueError(f"expected a 2-D array of raw features, got shape {arr.shape}")
+        cols = []
+        for cond in self.conditions:
+            if frame:
+                if cond.feature not in X.columns:
+                    raise ValueError(f"X has no column {cond.feature!r}")
+                values = X[cond.feature].to_numpy()
+            else:
+                if cond.group >= arr.shape[1]:
+                    raise ValueError(f"X has {arr.shape[1]} columns; the rules read column "
+                                     f"{cond.group} ({cond.feature!r})")
+                values = arr[:, cond.group]
+            cols.append(cond.holds(values))
+        n = len(X)
+        return np.stack(cols, axis=1) if cols else np.zeros((n, 0), dtype=np.uint8)
+
+    def evaluate_raw(self, X: Any) -> np.ndarray:
+        """Return the rule set's truth value on raw (not binarized) data, via the conditions."""
+        return self.evaluate(self.binarize(X))
 
     def negate(self) -> RuleSet:
         """Return the logical negation (De Morgan): a DNF becomes a CNF and back."""

@@ -120,3 +120,29 @@ def test_params_are_checked_in_fit_and_clone_works():
     with pytest.raises(ValueError, match="missing"):
         ThresholdBinarizer(missing="drop").fit(frame())
     assert clone(ThresholdBinarizer(n_thresholds=3)).get_params()["n_thresholds"] == 3
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n_thresholds=st.integers(1, 5))
+def test_raw_evaluation_matches_transform(seed, n_thresholds):
+    """RuleSet.binarize(raw X) through the conditions equals ThresholdBinarizer.transform(X),
+    including missing values and unseen categories, for DataFrames and arrays."""
+    rng = np.random.default_rng(seed)
+    n = 12
+    df = pd.DataFrame({
+        "num": rng.normal(size=n).round(1),
+        "cat": rng.choice(["a", "b", "c"], size=n).astype(object),
+        "bin": rng.choice([3, 8], size=n),
+    })
+    df.loc[rng.random(n) < 0.2, "num"] = np.nan
+    df.loc[rng.random(n) < 0.2, "cat"] = None
+    tb = ThresholdBinarizer(n_thresholds=n_thresholds, missing="category").fit(df)
+    rs = RuleSet([], "dnf", len(tb.conditions_), tb.conditions_)
+    new = df.copy()
+    new.loc[0, "cat"] = "unseen"
+    new.loc[1, "num"] = 99.0
+    assert np.array_equal(rs.binarize(new), tb.transform(new))
+    num_only = df[["num", "bin"]].to_numpy()
+    tb2 = ThresholdBinarizer(n_thresholds=n_thresholds, missing="category").fit(num_only)
+    rs2 = RuleSet([], "dnf", len(tb2.conditions_), tb2.conditions_)
+    assert np.array_equal(rs2.binarize(num_only), tb2.transform(num_only))
