@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -197,3 +198,37 @@ def test_breast_cancer_accuracy():
                          backend=ENGINES[0]).fit(Xtr, ytr)
     assert clf.score(Xte, yte) >= 0.85
     assert clf.rules_.n_literals <= 20
+
+
+def test_each_partition_anchors_to_pruned_rules(monkeypatch):
+    """§2.7: after every partition the decoded rules are pruned (one '<=' and one '>' per
+    feature per term, rules kept one-to-one) and the next partition anchors to them."""
+    import satrules.estimators.imli as imli_mod
+    priors, decoded = [], []
+    real_encode, real_decode = imli_mod.encode_imli, IMLIClassifier._decode
+
+    def recording_encode(*args, **kwargs):
+        priors.append(kwargs.get("prior"))
+        return real_encode(*args, **kwargs)
+
+    def recording_decode(self, encoding, solution):
+        decoded.append(real_decode(self, encoding, solution))
+        return decoded[-1]
+
+    monkeypatch.setattr(imli_mod, "encode_imli", recording_encode)
+    monkeypatch.setattr(IMLIClassifier, "_decode", recording_decode)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(96, 3))
+    y = (X[:, 0] > 0.3).astype(int)
+    clf = IMLIClassifier(n_rules=2, partition_size=16, n_thresholds=6, data_fidelity=5,
+                         random_state=0, backend=ENGINES[0]).fit(X, y)
+    conds = clf.binarizer_.conditions_
+    assert priors[0] is None and len(priors) == 6
+    for rules, prior in zip(decoded[:-1], priors[1:], strict=True):
+        assert prior == rules.named(conds).simplify(remove_rules=False)
+        assert prior.n_rules == 2
+        for term in prior.rules:
+            seen = Counter((conds[lit.column].group, lit.negated) for lit in term
+                           if conds[lit.column].op == "<=")
+            assert max(seen.values(), default=0) <= 1
+    assert clf.score(X, y) >= 0.85
