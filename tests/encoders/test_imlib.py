@@ -24,7 +24,8 @@ from satrules.rules import Literal, Rule, RuleSet
 
 EX1_X = np.array([[0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0]])
 EX1_Y = np.array([1, 0, 0, 1])
-BACKENDS = available_backends()
+#: every installed backend that runs without configuration (wcnf/portfolio need a command)
+BACKENDS = available_backends(exclude={"wcnf", "portfolio"})
 ENGINES = [b for b in BACKENDS if b != "bruteforce"]
 
 
