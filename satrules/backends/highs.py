@@ -1,0 +1,409 @@
+"""HiGHS backend: the IR as a 0-1 integer program solved by ``highspy``.
+
+Formulation (ALGORITHMS.md §1, issue 6): one binary column per model
+variable, a literal ``x`` is the column ``x`` and ``not x`` is ``1 - x``.
+
+* hard clause ``C``: ``sum(lit in C) >= 1``;
+* soft unit ``(lit, w)``: objective ``w * (1 - lit)`` (no extra column);
+* soft clause ``(C, w)`` with two or more literals: a binary relaxation column
+  ``r`` with cost ``w`` and the row ``sum(lit in C) + r >= 1``;
+* cardinality ``sum(lits) op k``: one row;
+* graph constraint: one row ``a + b <= 1`` per edge (``graph="pairwise"``) or
+  one row ``sum(lits in Q) <= 1`` per clique ``Q`` of the greedy edge-clique
+  cover :func:`satrules.ir.lowering.clique_cover` (``graph="clique"``, the
+  default: tighter in the LP relaxation and smaller).
+
+"OPTIMAL" means exactly optimal: the relative gap tolerance is 0 and the
+absolute one 0.99, so with integer weights the proven bound and the incumbent
+differ by less than one and the bound rounds up to the incumbent.  The bound
+is reported as ``Solution.lower_bound`` (rounded up); if it does not meet the
+cost, :func:`~satrules.ir.make_solution` withdraws the optimality claim.
+Objective coefficients are doubles, so models whose soft weights sum to more
+than ``2**53`` are refused.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from satrules.backends.base import BackendBase, hint_values
+from satrules.exceptions import BackendError, EncodingError
+from satrules.ir import Model, Solution, Status, make_solution
+from satrules.ir.constraints import KINDS, literal_values
+from satrules.ir.lowering import clique_cover
+
+__all__ = ["HiGHSBackend", "MIP", "build_mip", "MAX_WEIGHT_SUM"]
+
+#: Largest total soft weight HiGHS can represent exactly (doubles).
+MAX_WEIGHT_SUM = 2**53
+#: Absolute MIP gap: below 1, so an integer objective is proven exactly optimal.
+_ABS_GAP = 0.99
+_INF = math.inf
+_BANNER_LOCK = threading.Lock()
+_banner_done = False
+
+#: HiGHS model status name -> (status with an incumbent, status without one).
+_STATUS = {
+    "kOptimal": (Status.OPTIMAL, Status.UNKNOWN),
+    "kInfeasible": (Status.UNSATISFIABLE, Status.UNSATISFIABLE),
+    # every column is bounded, so "unbounded or infeasible" can only be infeasible
+    "kUnboundedOrInfeasible": (Status.UNSATISFIABLE, Status.UNSATISFIABLE),
+    "kTimeLimit": (Status.FEASIBLE, Status.UNKNOWN),
+    "kIterationLimit": (Status.FEASIBLE, Status.UNKNOWN),
+    "kSolutionLimit": (Status.FEASIBLE, Status.UNKNOWN),
+    "kInterrupt": (Status.FEASIBLE, Status.UNKNOWN),
+    "kHighsInterrupt": (Status.FEASIBLE, Status.UNKNOWN),
+    "kMemoryLimit": (Status.FEASIBLE, Status.UNKNOWN),
+    "kObjectiveBound": (Status.FEASIBLE, Status.UNKNOWN),
+    "kObjectiveTarget": (Status.FEASIBLE, Status.UNKNOWN),
+    "kUnknown": (Status.FEASIBLE, Status.UNKNOWN),
+}
+
+
+@dataclass
+class MIP:
+    """A 0-1 program ``min cost @ x + offset`` s.t. ``row_lower <= A x <= row_upper``.
+
+    ``A`` is row-wise CSR (``start``, ``index``, ``value``); columns
+    ``0..n_vars-1`` are the model's variables ``1..n_vars`` and the rest are
+    relaxation columns of the non-unit soft clauses listed in ``relaxed``.
+    """
+
+    n_vars: int
+    cost: np.ndarray
+    offset: float
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    start: np.ndarray
+    index: np.ndarray
+    value: np.ndarray
+    relaxed: np.ndarray  # soft-clause positions owning the relaxation columns
+
+    @property
+    def n_cols(self) -> int:
+        return len(self.cost)
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.row_lower)
+
+
+class _Rows:
+    """Accumulates linear rows over literals as COO triples plus bounds."""
+
+    def __init__(self) -> None:
+        self.rows: list[np.ndarray] = []
+        self.cols: list[np.ndarray] = []
+        self.vals: list[np.ndarray] = []
+        self.lower: list[np.ndarray] = []
+        self.upper: list[np.ndarray] = []
+        self.n = 0
+
+    def add(self, lits: np.ndarray, offsets: np.ndarray, lower: np.ndarray,
+            upper: np.ndarray) -> None:
+        """Add ``lower <= sum(lits of row) <= upper`` per CSR row (negatives as ``1 - x``)."""
+        n_rows = len(offsets) - 1
+        if n_rows == 0:
+            return
+        lens = np.diff(offsets)
+        row = np.repeat(np.arange(n_rows, dtype=np.int64), lens)
+        neg = lits < 0
+        n_neg = np.bincount(row[neg], minlength=n_rows).astype(float)
+        self.rows.append(row + self.n)
+        self.cols.append(np.abs(lits) - 1)
+        self.vals.append(np.where(neg, -1.0, 1.0))
+        self.lower.append(np.asarray(lower, dtype=float) - n_neg)
+        self.upper.append(np.asarray(upper, dtype=float) - n_neg)
+        self.n += n_rows
+
+    def csr(self, n_cols: int) -> tuple[np.ndarray, ...]:
+        from scipy.sparse import coo_matrix
+
+        if not self.n:
+            empty = np.zeros(0)
+            return empty, empty, np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), empty
+        rows, cols = np.concatenate(self.rows), np.concatenate(self.cols)
+        mat = coo_matrix((np.concatenate(self.vals), (rows, cols)), shape=(self.n, n_cols)).tocsr()
+        mat.sum_duplicates()  # x or x counts twice; x or not x cancels to a constant
+        mat.eliminate_zeros()
+        return (np.concatenate(self.lower), np.concatenate(self.upper),
+                mat.indptr.astype(np.int32), mat.indices.astype(np.int32),
+                mat.data.astype(float))
+
+
+def _graph_rows(model: Model, graph: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return the at-most-one rows of all graph constraints as CSR literals."""
+    parts: list[np.ndarray] = []
+    for g in model.graphs:
+        lits = np.asarray(g.lits, dtype=np.int64)
+        if not len(g.edges):
+            continue
+        if graph == "pairwise":
+            parts.extend(g.edge_literals())
+        else:
+            parts.extend(lits[clique] for clique in clique_cover(len(lits), g.edges))
+    lens = np.fromiter((len(p) for p in parts), dtype=np.int64, count=len(parts))
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    flat = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return flat, offsets
+
+
+def build_mip(model: Model, graph: str = "clique") -> MIP:
+    """Return the 0-1 program of ``model`` (see the module docstring).
+
+    Examples
+    --------
+    >>> m = Model(); x, y = m.new_var("x"), m.new_var("y")
+    >>> m.add_hard([x, -y]); m.add_soft([x, y], 3); m.add_soft([-x], 2)
+    >>> mip = build_mip(m)
+    >>> mip.n_cols, mip.n_rows, mip.cost.tolist(), mip.offset
+    (3, 2, [2.0, 0.0, 3.0], 0.0)
+    """
+    if graph not in ("clique", "pairwise"):
+        raise EncodingError(f"graph must be 'clique' or 'pairwise', got {graph!r}")
+    n = model.n_vars
+    soft = model.soft
+    weights = np.asarray(soft.weights.tolist(), dtype=float) if len(soft) else np.zeros(0)
+    lengths = soft.lengths
+    unit = lengths == 1
+    relaxed = np.flatnonzero(~unit)
+    cost = np.zeros(n + len(relaxed))
+    # soft unit (lit, w) costs w * (1 - lit): +w on x for "not x", -w on x plus w for "x"
+    unit_lits = soft.lits[soft.offsets[:-1][unit]]
+    unit_w = weights[unit]
+    np.add.at(cost, np.abs(unit_lits) - 1, np.where(unit_lits < 0, unit_w, -unit_w))
+    offset = float(unit_w[unit_lits > 0].sum())
+    cost[n:] = weights[relaxed]
+    rows = _Rows()
+    hard = model.hard
+    rows.add(hard.lits, hard.offsets, np.ones(len(hard)), np.full(len(hard), _INF))
+    _add_relaxed_rows(rows, soft, relaxed, n)
+    _add_cardinality_rows(rows, model)
+    flat, offsets = _graph_rows(model, graph)
+    n_amo = len(offsets) - 1
+    rows.add(flat, offsets, np.full(n_amo, -_INF), np.ones(n_amo))
+    lower, upper, start, index, value = rows.csr(len(cost))
+    return MIP(n, cost, offset, lower, upper, start, index, value, relaxed)
+
+
+def _add_relaxed_rows(rows: _Rows, soft: Any, relaxed: np.ndarray, n: int) -> None:
+    """Soft clause ``(C, w)``: ``sum(C) + r >= 1`` with relaxation column ``r``."""
+    if not len(relaxed):
+        return
+    lens = soft.lengths[relaxed]
+    starts = soft.offsets[:-1][relaxed]
+    new_offsets = np.zeros(len(relaxed) + 1, dtype=np.int64)
+    np.cumsum(lens + 1, out=new_offsets[1:])
+    flat = np.empty(int(new_offsets[-1]), dtype=np.int64)
+    rep = np.repeat(np.arange(len(relaxed)), lens)
+    within = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    flat[new_offsets[:-1][rep] + within] = soft.lits[starts[rep] + within]
+    # relaxation columns are numbered after the variables: literal n + 1 + j is column n + j
+    flat[new_offsets[1:] - 1] = n + 1 + np.arange(len(relaxed))
+    rows.add(flat, new_offsets, np.ones(len(relaxed)), np.full(len(relaxed), _INF))
+
+
+def _add_cardinality_rows(rows: _Rows, model: Model) -> None:
+    cards = model.cardinalities
+    if not cards:
+        return
+    lens = np.fromiter((len(c.lits) for c in cards), dtype=np.int64, count=len(cards))
+    offsets = np.zeros(len(cards) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    flat = np.fromiter((lit for c in cards for lit in c.lits), dtype=np.int64,
+                       count=int(lens.sum()))
+    bound = np.array([c.bound for c in cards], dtype=float)
+    is_le = np.array([c.op == "<=" for c in cards])
+    is_ge = np.array([c.op == ">=" for c in cards])
+    lower = np.where(is_le, -_INF, bound)
+    upper = np.where(is_ge, _INF, bound)
+    rows.add(flat, offsets, lower, upper)
+
+
+def _construct_silently(highspy: Any, log: bool) -> Any:
+    """Return ``highspy.Highs()``, hiding the banner the first construction prints.
+
+    HiGHS writes its banner from C++ to file descriptor 1 in the constructor,
+    before any option can be set, and only once per process; redirecting the
+    descriptor around that first call is the only way to keep ``log=False`` quiet.
+    """
+    global _banner_done
+    with _BANNER_LOCK:
+        if _banner_done or log:
+            _banner_done = True
+            return highspy.Highs()
+        sys.stdout.flush()
+        saved = os.dup(1)
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 1)
+                h = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        _banner_done = True
+        return h
+
+
+class HiGHSBackend(BackendBase):
+    """Solve IR models as 0-1 integer programs with HiGHS.
+
+    Parameters
+    ----------
+    graph : {"clique", "pairwise"}
+        Rows for graph constraints: one per clique of a greedy edge-clique
+        cover (default; tighter LP) or one per edge.
+    threads : int
+        HiGHS threads (default 1; results are reproducible with 1 thread and
+        a fixed seed when no time limit cuts the search).
+    log : bool
+        Show HiGHS output (default False: silent).
+    **options
+        Further HiGHS options by name (e.g. ``presolve="off"``).
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); xs = m.new_vars("x", 3)
+    >>> m.add_graph(xs, [[0, 1], [1, 2], [0, 2]]); m.add_soft_units(xs, [1, 2, 3])
+    >>> sol = HiGHSBackend().solve(m)
+    >>> sol.status.value, sol.cost
+    ('OPTIMAL', 3)
+    """
+
+    name = "highs"
+    native = KINDS
+    install = 'pip install "satrules[highs]"'
+    module = "highspy"
+    distribution = "highspy"
+
+    def __init__(self, *, graph: str = "clique", threads: int = 1, log: bool = False,
+                 **options: Any) -> None:
+        super().__init__(graph=graph, threads=threads, log=log, **options)
+        if graph not in ("clique", "pairwise"):
+            raise EncodingError(f"graph must be 'clique' or 'pairwise', got {graph!r}")
+        self.graph, self.threads, self.log = graph, int(threads), bool(log)
+        self.extra = options
+
+    def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
+              hint: Mapping | None = None) -> Solution:
+        self.require()
+        import highspy
+
+        start = time.perf_counter()
+        total = model.soft_weight_sum()
+        if total > MAX_WEIGHT_SUM:
+            raise BackendError(
+                f"highs: the soft weights sum to {total} > 2**53, outside the range of "
+                "integers a double holds exactly; use a MaxSAT backend (rc2, hermax) instead."
+            )
+        mip = build_mip(model, self.graph)
+        h = _construct_silently(highspy, self.log)
+        opts = self._options(time_limit, seed)
+        for key, val in opts.items():
+            if h.setOptionValue(key, val) != highspy.HighsStatus.kOk:
+                raise BackendError(f"highs: cannot set option {key}={val!r}")
+        h.passModel(_to_lp(highspy, mip))
+        if hint:
+            h.setSolution(_hint_solution(highspy, model, mip, hint_values(model, hint)))
+        h.run()
+        return self._answer(model, h, mip, opts, start)
+
+    def _options(self, time_limit: float | None, seed: int | None) -> dict[str, Any]:
+        opts: dict[str, Any] = {
+            "output_flag": self.log,
+            "mip_rel_gap": 0.0,
+            "mip_abs_gap": _ABS_GAP,
+            "threads": self.threads,
+        }
+        if time_limit is not None:
+            opts["time_limit"] = float(time_limit)
+        if seed is not None:
+            opts["random_seed"] = int(seed) % (2**31 - 1)
+        opts.update(self.extra)
+        return opts
+
+    def _answer(self, model: Model, h: Any, mip: MIP, opts: dict, start: float) -> Solution:
+        status_name = h.getModelStatus().name
+        info = h.getInfo()
+        has_point = info.primal_solution_status == 2  # kSolutionStatusFeasible
+        common = dict(backend=self.name, engine="HiGHS MIP", engine_version=self.version(),
+                      options={**opts, "graph": self.graph})
+        if status_name == "kModelEmpty":
+            status_name, has_point = "kOptimal", True
+        if status_name not in _STATUS:
+            return make_solution(model, Status.ERROR, wall_time=time.perf_counter() - start,
+                                 message=f"HiGHS model status {status_name}", **common)
+        with_point, without = _STATUS[status_name]
+        status = with_point if has_point else without
+        wall = time.perf_counter() - start
+        if not status.is_feasible:
+            return make_solution(model, status, wall_time=wall,
+                                 message=f"HiGHS model status {status_name}", **common)
+        col = np.asarray(h.getSolution().col_value, dtype=float)
+        values = np.zeros(model.n_vars + 1, dtype=bool)
+        values[1:] = col[: mip.n_vars] > 0.5
+        reported = round(info.objective_function_value) if mip.n_cols else 0
+        bound = info.mip_dual_bound if mip.n_cols else float(reported)
+        lower = None
+        if math.isfinite(bound):
+            # the bound is a double: round up past float noise, never above the incumbent
+            lower = min(math.ceil(bound - 1e-6 - 4 * math.ulp(bound)), model.cost(values))
+            lower = max(lower, 0)
+        return make_solution(model, status, values, reported_cost=reported, lower_bound=lower,
+                             wall_time=wall, message=f"HiGHS model status {status_name}",
+                             **common)
+
+
+def _to_lp(highspy: Any, mip: MIP) -> Any:
+    lp = highspy.HighsLp()
+    lp.num_col_ = mip.n_cols
+    lp.num_row_ = mip.n_rows
+    lp.col_cost_ = mip.cost
+    lp.offset_ = mip.offset
+    lp.col_lower_ = np.zeros(mip.n_cols)
+    lp.col_upper_ = np.ones(mip.n_cols)
+    lp.row_lower_ = mip.row_lower
+    lp.row_upper_ = mip.row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.num_col_ = mip.n_cols
+    lp.a_matrix_.num_row_ = mip.n_rows
+    lp.a_matrix_.start_ = mip.start
+    lp.a_matrix_.index_ = mip.index
+    lp.a_matrix_.value_ = mip.value
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * mip.n_cols
+    return lp
+
+
+def _hint_solution(highspy: Any, model: Model, mip: MIP, hint: dict[int, bool]) -> Any:
+    """Return a full column vector from a partial hint (unhinted variables false)."""
+    values = np.zeros(model.n_vars + 1, dtype=bool)
+    for var, val in hint.items():
+        if 1 <= var <= model.n_vars:
+            values[var] = val
+    col = np.zeros(mip.n_cols)
+    col[: mip.n_vars] = values[1:]
+    if len(mip.relaxed):
+        soft = model.soft
+        sat = _clauses_satisfied(soft.lits, soft.offsets, values)
+        col[mip.n_vars:] = ~sat[mip.relaxed]
+    sol = highspy.HighsSolution()
+    sol.col_value = col.tolist()
+    return sol
+
+
+def _clauses_satisfied(lits: np.ndarray, offsets: np.ndarray, values: np.ndarray) -> np.ndarray:
+    true = literal_values(lits, values).astype(np.int64)
+    csum = np.zeros(len(true) + 1, dtype=np.int64)
+    np.cumsum(true, out=csum[1:])
+    return (csum[offsets[1:]] - csum[offsets[:-1]]) > 0

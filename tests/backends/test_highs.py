@@ -1,0 +1,201 @@
+"""Tests of the HiGHS MIP backend (skipped with a reason when highspy is absent)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from satrules.backends import registry
+from satrules.backends.highs import MAX_WEIGHT_SUM, HiGHSBackend, build_mip
+from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
+from satrules.ir import Model, Status
+from tests.strategies import tiny_models
+
+needs_highs = pytest.mark.skipif(not HiGHSBackend.available(),
+                                 reason="highspy is not installed (pip install 'satrules[highs]')")
+
+
+def _hard_coverage_model(n_rules: int = 60, n_groups: int = 400, seed: int = 0) -> Model:
+    """A CDPRL-like maximum-coverage model with a dense conflict graph (hard for a MIP)."""
+    rng = np.random.default_rng(seed)
+    m = Model()
+    x = m.new_vars("x", n_rules)
+    y = m.new_vars("y", n_groups)
+    cover = rng.random((n_groups, n_rules)) < 0.08
+    for g in range(n_groups):
+        m.add_hard([-int(y[g]), *x[cover[g]].tolist()])
+    m.add_cardinality(x, "<=", 8)
+    edges = np.argwhere(np.triu(rng.random((n_rules, n_rules)) < 0.15, 1))
+    m.add_graph(x, edges)
+    m.add_soft_units(y, rng.integers(1, 30, n_groups))
+    return m
+
+
+@needs_highs
+@pytest.mark.parametrize("graph", ["clique", "pairwise"])
+@settings(max_examples=60, deadline=None)
+@given(model=tiny_models(max_vars=6))
+def test_highs_agrees_with_brute_force(graph, model):
+    """Optimal cost and feasibility match exhaustive search for both graph row styles."""
+    want = registry.solve(model, backend="bruteforce")
+    got = registry.solve(model, backend="highs", graph=graph, time_limit=10)
+    assert got.status.is_feasible == want.status.is_feasible
+    if want.status is Status.UNSATISFIABLE:
+        assert got.status is Status.UNSATISFIABLE
+    else:
+        assert got.status is Status.OPTIMAL
+        assert model.evaluate(got.values)
+        assert got.cost == want.cost
+        assert got.lower_bound == got.cost
+
+
+def test_build_mip_rows_match_the_formulation():
+    """Negative literals become 1 - x, duplicate literals merge, cardinalities keep their op."""
+    m = Model()
+    x, y, z = (int(v) for v in m.new_vars("x", 3))
+    m.add_hard([x, -y, -z])          # x - y - z >= 1 - 2
+    m.add_hard([x, x])               # 2x >= 1
+    m.add_cardinality([x, -y], "==", 1)   # x - y == 0
+    m.add_soft([y, z], 5)            # y + z + r >= 1, cost 5 r
+    m.add_soft([x], 2)               # cost 2 (1 - x)
+    m.add_soft([-y], 3)              # cost 3 y
+    mip = build_mip(m)
+    assert mip.n_cols == 4 and mip.n_rows == 4
+    assert mip.cost.tolist() == [-2.0, 3.0, 0.0, 5.0] and mip.offset == 2.0
+    dense = np.zeros((mip.n_rows, mip.n_cols))
+    for r in range(mip.n_rows):
+        idx = slice(mip.start[r], mip.start[r + 1])
+        dense[r, mip.index[idx]] = mip.value[idx]
+    assert dense.tolist() == [[1, -1, -1, 0], [2, 0, 0, 0], [0, 1, 1, 1], [1, -1, 0, 0]]
+    assert mip.row_lower.tolist() == [-1, 1, 1, 0]
+    assert mip.row_upper.tolist() == [np.inf, np.inf, np.inf, 0]
+
+
+def test_clique_rows_are_fewer_than_pairwise_rows():
+    """A triangle is one clique row instead of three edge rows."""
+    m = Model()
+    xs = m.new_vars("x", 3)
+    m.add_graph(xs, [[0, 1], [1, 2], [0, 2]])
+    assert build_mip(m, "clique").n_rows == 1
+    assert build_mip(m, "pairwise").n_rows == 3
+    with pytest.raises(EncodingError):
+        build_mip(m, "cliques")
+
+
+@needs_highs
+def test_weights_beyond_2_53_are_refused():
+    """Total soft weight above 2**53 raises a clear BackendError instead of rounding."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([x], MAX_WEIGHT_SUM)
+    m.add_soft([-x], 1)
+    with pytest.raises(BackendError, match="2\\*\\*53"):
+        registry.solve(m, backend="highs")
+
+
+@needs_highs
+def test_exact_optimum_with_large_weights_below_2_53():
+    """A gap of 1 in a cost near 2**40 is resolved exactly (the gap tolerance is absolute).
+
+    Near 2**50 a double cannot hold ``cost - 0.99``; there the bound may round
+    down to ``cost - 1`` and the answer is honestly FEASIBLE with the right cost.
+    """
+    m = Model()
+    x, y = m.new_var("x"), m.new_var("y")
+    m.add_hard([x, y])
+    m.add_soft([-x], 2**40 + 1)
+    m.add_soft([-y], 2**40)
+    sol = registry.solve(m, backend="highs")
+    assert sol.status is Status.OPTIMAL and sol.cost == 2**40 and sol["y"]
+    m.add_soft([-x], 2**50)
+    m.add_soft([-y], 2**50)
+    sol = registry.solve(m, backend="highs")
+    assert sol.status.is_feasible and sol.cost == 2**50 + 2**40 and sol["y"]
+
+
+@needs_highs
+def test_time_limit_is_honoured():
+    """A hard coverage model stops within the limit + 2 s with FEASIBLE/UNKNOWN/OPTIMAL."""
+    m = _hard_coverage_model()
+    t0 = time.perf_counter()
+    sol = registry.solve(m, backend="highs", time_limit=1.0)
+    assert time.perf_counter() - t0 < 1.0 + 2.0
+    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
+    if sol.status is Status.FEASIBLE:
+        assert sol.lower_bound is None or sol.lower_bound <= sol.cost
+
+
+@needs_highs
+def test_hint_and_seed_are_accepted_and_deterministic():
+    """The same seed and hint give the same optimum twice (one thread)."""
+    m = _hard_coverage_model(n_rules=20, n_groups=60, seed=3)
+    hint = {("x", 0): True}
+    a = registry.solve(m, backend="highs", seed=7, hint=hint)
+    b = registry.solve(m, backend="highs", seed=7, hint=hint)
+    assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
+    assert a.cost == b.cost and np.array_equal(a.values, b.values)
+    assert a.options["random_seed"] == 7 and a.options["threads"] == 1
+
+
+@needs_highs
+@pytest.mark.parametrize(("name", "want"), [
+    ("kOptimal", Status.OPTIMAL), ("kTimeLimit", Status.FEASIBLE),
+])
+def test_status_mapping(name, want):
+    """HiGHS model statuses map to ours; an unknown one is an ERROR answer, not a crash."""
+    from satrules.backends import highs
+
+    assert highs._STATUS[name][0] is want
+    assert highs._STATUS["kInfeasible"] == (Status.UNSATISFIABLE, Status.UNSATISFIABLE)
+    assert highs._STATUS["kTimeLimit"][1] is Status.UNKNOWN
+
+
+@needs_highs
+def test_unmapped_status_gives_error(monkeypatch):
+    """An engine status outside the table becomes Status.ERROR with the status in the message."""
+    from satrules.backends import highs
+
+    monkeypatch.setattr(highs, "_STATUS", {})
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([x], 1)
+    sol = registry.solve(m, backend="highs")
+    assert sol.status is Status.ERROR and "kOptimal" in sol.message
+
+
+def test_missing_package_error(monkeypatch):
+    """Without highspy, the backend raises BackendUnavailableError naming the install line."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "highspy" else real(name, *a))
+    m = Model()
+    m.new_var("x")
+    with pytest.raises(BackendUnavailableError, match=r"satrules\[highs\]"):
+        registry.solve(m, backend="highs")
+    with pytest.raises(BackendUnavailableError, match=r"satrules\[highs\]"):
+        HiGHSBackend().solve(m)
+
+
+@needs_highs
+def test_silent_by_default(capfd):
+    """Nothing reaches stdout/stderr when log=False (the HiGHS banner included)."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([x], 1)
+    registry.solve(m, backend="highs")
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+@needs_highs
+def test_bad_option_value_raises():
+    """An unknown HiGHS option is a BackendError, not a silently ignored setting."""
+    m = Model()
+    m.new_var("x")
+    with pytest.raises(BackendError, match="no_such_option"):
+        registry.solve(m, backend="highs", no_such_option=1)
