@@ -169,11 +169,14 @@ def _prior_matrix(prior: Any, n_rules: int, m: int, rule_type: str) -> np.ndarra
     return b
 
 
-def _add_symmetry_breaking(model: Model, b: np.ndarray) -> None:
-    """Require rows of ``b`` in non-increasing lexicographic order (rows o >=lex o + 1)."""
+def _add_symmetry_breaking(model: Model, b: np.ndarray) -> np.ndarray:
+    """Require rows of ``b`` in non-increasing lexicographic order (rows o >=lex o + 1).
+
+    Returns the prefix-equality auxiliaries (empty when k < 2).
+    """
     k, q = b.shape
     if k < 2:
-        return
+        return np.zeros((0, q), dtype=np.int64)
     eq = model.new_vars("lex", (k - 1, q))   # eq[o, j]: rows o, o+1 agree on columns 0..j
     u, v = b[:-1], b[1:]
     prev = np.concatenate([np.zeros((k - 1, 1), dtype=np.int64), eq[:, :-1]], axis=1)
@@ -192,6 +195,7 @@ def _add_symmetry_breaking(model: Model, b: np.ndarray) -> None:
         model.add_clauses(head)
         if len(tail):
             model.add_clauses(tail)
+    return eq
 
 
 def _hint(b_prior: np.ndarray, A: np.ndarray, t: np.ndarray, b: np.ndarray,
@@ -228,7 +232,8 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
         ``w_f``, the weight of one literal (or, with a prior, of one change).
     prior : RuleSet or bool ndarray of shape (n_rules, 2 * n_columns), optional
         The previous partition's rules: anchors replace the sparsity softs (§2.6)
-        and ``Encoding.hint`` holds the prior extended to this partition.
+        and ``Encoding.hint`` holds the prior extended to this partition (without a
+        prior, the hint is the trivial solution with every CNF clause empty).
     symmetry_breaking : bool
         Add lexicographic-order clauses among the k rules (first partition only).
     max_clauses : int or None
@@ -296,15 +301,19 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
     nz = np.broadcast_to(-z_vars[:, :, None], (len(neg_idx), k, m))
     nb = -b[np.arange(k)[None, :, None], cols[neg_idx][:, None, :]]
     model.add_clauses(np.stack([nz, nb], axis=-1).reshape(-1, 2))
-    if sym:
-        _add_symmetry_breaking(model, b)
+    lex = _add_symmetry_breaking(model, b) if sym else np.zeros(0, dtype=np.int64)
 
     slots = tuple(Literal(j) for j in range(m)) + tuple(Literal(j, True) for j in range(m))
     layout = RuleLayout(use=b, slot_literals=slots, encoded_kind="cnf", kind=rule_type,
                         n_columns=m, error_vars=eta, scale=scale,
                         extra={"eta": eta, "z": z_vars, "target": t, "lambda": lam,
                                "feature_weight": w_f, "symmetry_breaking": sym})
-    hint = None if b_prior is None else _hint(b_prior, A, t, b, eta, z_vars)
+    # warm start: the prior extended to this partition, or (first partition) the trivial
+    # assignment with every clause empty, so an anytime engine starts from a feasible point
+    hint = _hint(np.zeros((k, 2 * m), dtype=bool) if b_prior is None else b_prior,
+                 A, t, b, eta, z_vars)
+    # all-empty rows are equal, so every prefix-equality auxiliary is true
+    hint.update(dict.fromkeys(lex.reshape(-1).tolist(), True))
     return Encoding(model, layout, hint)
 
 

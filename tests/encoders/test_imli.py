@@ -149,6 +149,11 @@ def test_sizes_match_section_2_9_and_hint_is_feasible(data, prior_bits):
     t = (1 - y) if rule_type == "dnf" else y
     n0 = int((t == 0).sum())
     enc = encode_imli(X, y, k, rule_type, lam, w_f)
+    # without a prior the hint is the trivial solution (all clauses empty)
+    assert enc.model.evaluate(enc.hint)
+    assert not np.asarray([enc.hint[v] for v in enc.layout.use.reshape(-1)]).any()
+    assert enc.model.evaluate(
+        encode_imli(X, y, k, rule_type, lam, w_f, symmetry_breaking=True).hint)
     st_ = enc.model.stats()
     est = estimate_imli_size(n, m, k, n0)
     assert enc.model.n_vars == est["n_vars"] == k * 2 * m + n + k * n0

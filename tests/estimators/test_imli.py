@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import warnings
 from collections import Counter
 
 import numpy as np
@@ -124,8 +125,8 @@ def test_warm_start_hints_are_feasible_and_budget_is_split(monkeypatch):
     X, y = noisy_data(64)
     IMLIClassifier(n_rules=2, partition_size=16, time_limit=40, random_state=0,
                    backend=ENGINES[0]).fit(X, y)
-    assert len(calls) == 4 and calls[0]["hint"] is None
-    for call in calls[1:]:
+    assert len(calls) == 4
+    for call in calls:
         assert call["model"].evaluate(call["hint"])
         # the hint is the previous (pruned) rule set: its cost bounds the optimum from above
         assert call["sol"].cost <= call["model"].cost(call["hint"])
@@ -183,11 +184,19 @@ def test_real_time_limit_is_honoured(backend):
     X = rng.normal(size=(400, 8))
     y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=400) > 0).astype(int)
     start = time.monotonic()
-    clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=backend, random_state=0).fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=backend, random_state=0)
+        clf.fit(X, y)
     assert time.monotonic() - start < 2.0 + 3.0
-    assert clf.solution_.status in (Status.FEASIBLE, Status.OPTIMAL)
-    # the kept rules are the decoded best solution, and they predict through the same rules
-    assert clf.predict(X).shape == (400,)
+    status = clf.solution_.status
+    if status is Status.UNKNOWN:   # no solution in time (heavily loaded machine): majority
+        assert any("majority" in str(w.message) for w in caught)
+        assert len(set(clf.predict(X).tolist())) == 1
+    else:
+        assert status in (Status.FEASIBLE, Status.OPTIMAL)
+        pred = clf.rules_.evaluate(clf.binarizer_.transform(X))
+        assert np.array_equal(clf.predict(X), clf.classes_[pred.astype(int)])
 
 
 def test_breast_cancer_accuracy():
