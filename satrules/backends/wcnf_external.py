@@ -55,6 +55,8 @@ MAX_LINE_BYTES = 1 << 24
 _STDERR_TAIL = 2000
 _READ_SIZE = 1 << 16
 _AFTER_KILL = 1.0  # seconds to drain output after SIGKILL before giving up on the pipe
+_AFTER_EXIT = 0.5  # seconds the output may stay open after the solver itself exited
+_POLL = 0.2  # how often a silent solver is checked for having exited
 
 _STATUS = {
     "OPTIMUM FOUND": Status.OPTIMAL,
@@ -254,10 +256,13 @@ class _Run:
     returncode: int | None = None
     timed_out: bool = False
     killed: bool = False
+    orphans: bool = False  # the solver exited leaving processes that held its output open
     start_error: str | None = None
     stderr: bytearray = field(default_factory=bytearray)
 
     def describe(self, time_limit: float | None, grace: float) -> str:
+        if self.orphans:
+            return "killed processes the solver left running with its output open"
         if self.timed_out:
             text = f"time limit of {time_limit:g} s reached: sent SIGTERM"
             return text + (f", then SIGKILL after {grace:g} s" if self.killed else "")
@@ -437,47 +442,66 @@ class ExternalWCNFBackend(BackendBase):
 
     def _pump(self, proc: subprocess.Popen, parser: _OutputParser, deadline: float | None,
               run: _Run) -> None:
-        """Read output until EOF and exit, enforcing the deadline (SIGTERM, then SIGKILL)."""
+        """Read output until EOF and exit, enforcing the deadline (SIGTERM, then SIGKILL).
+
+        When the solver exits but its output stays open (a process it started
+        holds the pipe), the group is killed after a short drain period.
+        """
         fd = proc.stdout.fileno()
         sel = selectors.DefaultSelector()
         sel.register(fd, selectors.EVENT_READ)
-        term_at = kill_at = None
+        term_at = kill_at = exit_at = None
         eof = False
         try:
             while True:
                 now = time.monotonic()
-                if deadline is not None and term_at is None and now >= deadline:
+                if exit_at is None and proc.poll() is not None:
+                    exit_at = now
+                if deadline is not None and term_at is None and exit_at is None \
+                        and now >= deadline:
                     run.timed_out = True
                     _signal_group(proc.pid, signal.SIGTERM)
                     term_at = now
-                if term_at is not None and kill_at is None and now >= term_at + self.grace:
-                    run.killed = True
+                if kill_at is None and (
+                        (term_at is not None and now >= term_at + self.grace)
+                        or (exit_at is not None and now >= exit_at + _AFTER_EXIT)):
+                    run.killed = exit_at is None
+                    run.orphans = exit_at is not None
                     _signal_group(proc.pid, signal.SIGKILL)
                     kill_at = now
                 if kill_at is not None and now >= kill_at + _AFTER_KILL:
                     return  # the pipe is held open outside the group: stop reading
-                if kill_at is not None:
-                    wake = kill_at + _AFTER_KILL
-                elif term_at is not None:
-                    wake = term_at + self.grace
-                else:
-                    wake = deadline
-                timeout = None if wake is None else max(0.0, wake - now)
-                if not eof:
-                    if sel.select(timeout):
-                        data = os.read(fd, _READ_SIZE)
-                        if data:
-                            parser.feed(data)
-                        else:
-                            eof = True
+                if eof:
+                    if exit_at is not None:
+                        return
+                    try:
+                        proc.wait(self._timeout(now, deadline, term_at, kill_at, exit_at))
+                    except subprocess.TimeoutExpired:
+                        pass
                     continue
-                try:
-                    proc.wait(timeout)
-                    return
-                except subprocess.TimeoutExpired:
-                    continue
+                if sel.select(self._timeout(now, deadline, term_at, kill_at, exit_at, _POLL)):
+                    data = os.read(fd, _READ_SIZE)
+                    if data:
+                        parser.feed(data)
+                    else:
+                        eof = True
         finally:
             sel.close()
+
+    def _timeout(self, now, deadline, term_at, kill_at, exit_at, cap=None) -> float | None:
+        """Seconds until the next event of :meth:`_pump` (``None``: no event pending)."""
+        if kill_at is not None:
+            wake = kill_at + _AFTER_KILL
+        elif term_at is not None:
+            wake = term_at + self.grace
+        elif exit_at is not None:
+            wake = exit_at + _AFTER_EXIT
+        else:
+            wake = deadline
+        timeout = None if wake is None else max(0.0, wake - now)
+        if cap is not None and exit_at is None:
+            timeout = cap if timeout is None else min(timeout, cap)
+        return timeout
 
     # -- the answer ----------------------------------------------------------------
     def _answer(self, model: Model, low: Model, parser: _OutputParser, run: _Run,

@@ -217,6 +217,7 @@ _ALLOWED[[ord(c) for c in "0123456789- \t\r\nh"]] = True
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[[ord(c) for c in " \t\r\n\v\f"]] = True
 _POW10 = 10 ** np.arange(19, dtype=np.int64)
+_MAX_DIGITS = 4000  # below Python's int-from-string limit (4300 digits)
 
 
 class _Reader:
@@ -396,6 +397,9 @@ class _Reader:
         if not _INT_RE.match(tok):
             shown = tok[:40].decode("ascii", "backslashreplace")
             raise self.error(lineno, f"{what}: {shown!r} is not an integer")
+        if len(tok) > _MAX_DIGITS:
+            raise self.error(lineno, f"{what}: an integer of {len(tok)} characters is too long "
+                             f"(at most {_MAX_DIGITS})")
         return int(tok)
 
     def _p_line(self, toks: list[bytes], lineno: int) -> None:
