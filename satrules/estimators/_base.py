@@ -234,6 +234,24 @@ class IncrementalRuleClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMet
         first = np.where(ranked.any(axis=1), ranked.argmax(axis=1), 0)
         return self.classes_[order[first]]
 
+    def to_text(self) -> str:
+        """Return the learned rules as readable IF-THEN-ELSE text with the class labels.
+
+        Binary: ``IF <rules> THEN <classes_[1]> ELSE <classes_[0]>``.  One-vs-rest:
+        one block per class, then the documented tie rule.
+        """
+        check_is_fitted(self, "rules_")
+        if isinstance(self.rules_, RuleSet):
+            return self.rules_.to_text(positive=str(self.classes_[1])) + \
+                f"\nELSE {self.classes_[0]}"
+        blocks = [self.rules_[c].to_text(positive=str(c)) for c in self.classes_]
+        order = np.argsort(-self.class_counts_, kind="stable")
+        return "\n\n".join(blocks) + (
+            "\n\nWhen several classes fire, the first of "
+            f"{[str(self.classes_[i]) for i in order]} wins; when none fires, "
+            f"{self.classes_[order[0]]}."
+        )
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True

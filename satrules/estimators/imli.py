@@ -74,9 +74,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
     >>> X = np.array([[0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0]])
     >>> y = np.array(["yes", "no", "no", "yes"])
     >>> clf = IMLIClassifier(backend="bruteforce").fit(X, y)
-    >>> print(clf.rules_.to_text(positive="yes"))
+    >>> print(clf.to_text())
     IF (x1 != 1)
     THEN yes
+    ELSE no
     >>> clf.predict(X).tolist()
     ['yes', 'no', 'no', 'yes']
 

@@ -241,3 +241,30 @@ def test_each_partition_anchors_to_pruned_rules(monkeypatch):
                            if conds[lit.column].op == "<=")
             assert max(seen.values(), default=0) <= 1
     assert clf.score(X, y) >= 0.85
+
+
+def test_to_text_names_the_classes():
+    """to_text() reads IF-THEN-ELSE with the class labels (binary and one-vs-rest)."""
+    X = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70], "smoker": ["y", "n", "y", "n", "y", "n"]})
+    y = np.array(["low", "low", "low", "high", "high", "high"])
+    clf = IMLIClassifier(backend=ENGINES[0]).fit(X, y)
+    assert clf.to_text() == "IF (age <= 40)\nTHEN low\nELSE high"
+    assert clf.predict(X).tolist() == y.tolist()
+
+
+def test_size_guard_reaches_the_user():
+    """Too large a partition is refused before any clause is built, naming partition_size."""
+    from satrules.exceptions import ModelSizeError
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(40_000, 100), dtype=np.int8)
+    y = rng.integers(0, 2, size=40_000)
+    with pytest.raises(ModelSizeError, match="partition_size"):
+        IMLIClassifier(n_rules=3, backend=ENGINES[0]).fit(X, y)
+
+
+def test_to_text_one_vs_rest():
+    """The one-vs-rest text has one block per class and states the tie rule."""
+    X = np.array([[0], [1], [2]] * 4)
+    y = np.array(["a", "b", "c"] * 4)
+    text = IMLIClassifier(backend=ENGINES[0]).fit(X, y).to_text()
+    assert text.count("THEN ") == 3 and "When several classes fire" in text
