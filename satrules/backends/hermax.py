@@ -1,0 +1,308 @@
+"""hermax backend: native MaxSAT engines (UWrMaxSat, EvalMaxSAT, Open-WBO, ...) in process.
+
+The model is lowered to hard clauses plus soft units (cardinalities and graphs
+into clauses, non-unit soft clauses relaxed).  hermax's ``set_soft(lit, w)``
+is last-wins, so soft units are first merged per literal by summing their
+weights (the IR rule: identical softs add up); a variable soft in both
+polarities pays ``min(w+, w-)`` whatever its value, so that part becomes a
+constant offset and only the difference reaches the engine.
+
+Time limits (ALGORITHMS.md §10: most engines raise ``NotImplementedError`` on
+``solve(time_limit=...)``):
+
+* engines with a terminate callback (UWrMaxSat, CASHWMaxSAT) run in process
+  and stop at the limit with their incumbent (``FEASIBLE``);
+* incomplete engines (Loandra, Open-WBO-Inc, TT-Open-WBO-Inc) take hermax's
+  own ``time_limit`` (they already run in a hermax worker process) and need one;
+* every other complete engine runs, when a limit is given, in a child process
+  of its own process group, killed at the limit (``UNKNOWN``: they report no
+  incumbent).  Without a limit they run in process.
+
+Incomplete engines can never claim ``OPTIMAL``: their OPTIMUM is downgraded to
+``FEASIBLE`` (Open-WBO-Inc has been seen claiming OPTIMUM at cost 11 where the
+optimum is 3).  Every answer is re-checked on the original model by
+:func:`~satrules.ir.make_solution`, so a wrong cost claim or an assignment that
+breaks a hard constraint raises :class:`~satrules.exceptions.BackendError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from satrules.backends.base import BackendBase
+from satrules.exceptions import BackendError, EncodingError
+from satrules.ir import Model, Solution, Status, make_solution
+from satrules.ir.lowering import lower
+
+__all__ = ["HermaxBackend", "ENGINES", "EngineSpec", "merge_soft_units", "DEFAULT_ENGINE"]
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """Where a hermax engine class lives and how it can be stopped."""
+
+    module: str
+    cls: str
+    complete: bool = True  # False: OPTIMUM claims are downgraded to FEASIBLE
+    terminate: bool = False  # supports set_terminate (stops with an incumbent)
+    own_limit: bool = False  # takes solve(time_limit=...) itself
+
+    def load(self) -> type:
+        return getattr(importlib.import_module(self.module), self.cls)
+
+
+#: Engine name -> spec.  Names are matched ignoring case, ``-`` and ``_``, so
+#: ``engine="UWrMaxSAT"`` and ``engine="uwrmaxsat"`` are the same engine.
+ENGINES: dict[str, EngineSpec] = {
+    "uwrmaxsat": EngineSpec("hermax.incremental", "UWrMaxSAT", terminate=True),
+    "cashwmaxsat": EngineSpec("hermax.non_incremental", "CASHWMaxSAT", terminate=True),
+    "evalmaxsat": EngineSpec("hermax.incremental", "EvalMaxSAT"),
+    "openwbo": EngineSpec("hermax.non_incremental", "OpenWBO"),
+    "openwbo_oll": EngineSpec("hermax.non_incremental", "OpenWBOOLL"),
+    "cgss": EngineSpec("hermax.non_incremental", "CGSS"),
+    "wmaxcdcl": EngineSpec("hermax.non_incremental", "WMaxCDCL"),
+    "loandra": EngineSpec("hermax.non_incremental.incomplete", "Loandra", complete=False,
+                          own_limit=True),
+    "openwbo_inc": EngineSpec("hermax.non_incremental.incomplete", "OpenWBOInc",
+                              complete=False, own_limit=True),
+    "tt_openwbo_inc": EngineSpec("hermax.non_incremental.incomplete", "TTOpenWBOInc",
+                                 complete=False, own_limit=True),
+}
+#: The default engine (fastest complete engine in benchmarks/results/engines.md).
+DEFAULT_ENGINE = "uwrmaxsat"
+
+#: hermax SolveStatus code -> (status, whether an assignment comes with it).
+_STATUS = {
+    0: (Status.UNKNOWN, False),  # INTERRUPTED: stopped before any model
+    10: (Status.FEASIBLE, True),  # INTERRUPTED_SAT: stopped with an incumbent
+    20: (Status.UNSATISFIABLE, False),  # UNSAT
+    30: (Status.OPTIMAL, True),  # OPTIMUM
+    40: (Status.ERROR, False),  # ERROR
+    60: (Status.UNKNOWN, False),  # UNKNOWN
+}
+
+
+def _normalise(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "")
+
+
+def resolve_engine(name: str) -> str:
+    """Return the canonical engine name for ``name`` (case, ``-`` and ``_`` ignored)."""
+    wanted = _normalise(name)
+    for key in ENGINES:
+        if _normalise(key) == wanted:
+            return key
+    raise EncodingError(f"unknown hermax engine {name!r}; choose one of {sorted(ENGINES)}")
+
+
+def merge_soft_units(n_vars: int, lits: np.ndarray, weights: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, int]:
+    """Merge soft units per literal; return ``(lits, weights, offset)``.
+
+    Duplicate literals add up; a variable soft in both polarities keeps only
+    the difference on the heavier side and ``min(w+, w-)`` moves to ``offset``
+    (paid by every assignment).  The result is ordered by variable.
+
+    Examples
+    --------
+    >>> lits, w, off = merge_soft_units(3, np.array([1, 1, -2, 2, -3]), np.array([2, 3, 4, 1, 5]))
+    >>> lits.tolist(), w.tolist(), off
+    ([1, -2, -3], [5, 3, 5], 1)
+    """
+    if len(weights) and (weights.dtype == object or int(weights.max()) > 0) and (
+        sum(int(w) for w in weights.tolist()) > _INT64_MAX
+    ):
+        raise BackendError("hermax: soft weights sum beyond the 64-bit range the engines use")
+    w = np.asarray(weights, dtype=np.int64)
+    pos = np.zeros(n_vars + 1, dtype=np.int64)
+    neg = np.zeros(n_vars + 1, dtype=np.int64)
+    np.add.at(pos, lits[lits > 0], w[lits > 0])
+    np.add.at(neg, -lits[lits < 0], w[lits < 0])
+    both = np.minimum(pos, neg)
+    offset = int(both.sum())
+    pos -= both
+    neg -= both
+    var = np.arange(n_vars + 1, dtype=np.int64)
+    out_lits = np.where(pos > 0, var, -var)
+    out_w = pos + neg  # one of them is 0 after the subtraction
+    keep = out_w > 0
+    return out_lits[keep], out_w[keep], offset
+
+
+def _lowered_arrays(model: Model) -> dict[str, Any]:
+    """Return the clauses + merged soft units the engine sees, as plain arrays."""
+    low = lower(model, keep={"clause", "soft"}, unit_soft=True)
+    soft = low.soft
+    lits, weights, offset = merge_soft_units(low.n_vars, soft.lits, soft.weights)
+    hard = low.hard
+    return {"n_vars": low.n_vars, "hard_lits": hard.lits, "hard_offsets": hard.offsets,
+            "soft_lits": lits, "soft_weights": weights, "offset": offset}
+
+
+def _run_engine(spec: EngineSpec, data: dict[str, Any], time_limit: float | None,
+                use_terminate: bool) -> tuple[int, int | None, list[int] | None]:
+    """Build and solve one engine; return ``(status code, engine cost, model lits)``."""
+    solver = spec.load()()
+    try:
+        lits = data["hard_lits"].tolist()
+        bounds = data["hard_offsets"].tolist()
+        for i in range(len(bounds) - 1):  # the engine API takes one clause per call
+            solver.add_clause(lits[bounds[i]: bounds[i + 1]])
+        for lit, weight in zip(data["soft_lits"].tolist(), data["soft_weights"].tolist(),
+                               strict=True):
+            solver.set_soft(lit, weight)
+        kwargs: dict[str, Any] = {}
+        if time_limit is not None and use_terminate:
+            deadline = time.monotonic() + time_limit
+            solver.set_terminate(lambda: time.monotonic() > deadline)
+        elif time_limit is not None and spec.own_limit:
+            kwargs["time_limit"] = time_limit
+        solver.solve(**kwargs)
+        code = int(solver.get_status())
+        if not _STATUS.get(code, (Status.ERROR, False))[1]:
+            return code, None, None
+        return code, int(solver.get_cost()), [int(v) for v in solver.get_model()]
+    finally:
+        close = getattr(solver, "close", None)
+        if close is not None:
+            close()
+
+
+def _child_main(spec: EngineSpec, data: dict[str, Any], conn: Any) -> None:
+    """Child process entry: own process group (so grandchildren die with it), solve, send."""
+    os.setpgid(0, 0)
+    try:
+        conn.send(("ok", _run_engine(spec, data, None, False)))
+    except Exception as exc:  # sent to the parent, which reports Status.ERROR
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def kill_process_tree(proc: Any) -> None:
+    """Kill a child started with its own process group, and reap it."""
+    if proc.pid is not None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # the child had not yet made its own group, or is already gone
+    if proc.is_alive():
+        proc.kill()
+    proc.join(5)
+
+
+def _run_in_child(spec: EngineSpec, data: dict[str, Any], time_limit: float
+                  ) -> tuple[str, Any]:
+    """Run the engine in a child process; kill its process group at the limit."""
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child_main, args=(spec, data, child), daemon=True)
+    deadline = time.monotonic() + time_limit
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(max(deadline - time.monotonic(), 0.0)):
+            try:
+                return parent.recv()
+            except EOFError:
+                return "error", f"the engine process died (exit code {proc.exitcode})"
+        return "timeout", None
+    finally:
+        kill_process_tree(proc)
+        parent.close()
+
+
+class HermaxBackend(BackendBase):
+    """Solve IR models with a MaxSAT engine from the ``hermax`` wheel.
+
+    Parameters
+    ----------
+    engine : str
+        One of :data:`ENGINES` (default ``"uwrmaxsat"``); case, ``-`` and
+        ``_`` are ignored, so hermax's class names work too.
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); x, y = m.new_var("x"), m.new_var("y")
+    >>> m.add_hard([x, y]); m.add_soft([-x], 2); m.add_soft([-y], 1); m.add_soft([-y], 2)
+    >>> sol = HermaxBackend(engine="UWrMaxSAT").solve(m)
+    >>> sol.status.value, sol.cost, sol["x"]
+    ('OPTIMAL', 2, True)
+    """
+
+    name = "hermax"
+    native = frozenset({"clause", "soft"})
+    install = 'pip install "satrules[hermax]"'
+    module = "hermax"
+    distribution = "hermax"
+
+    def __init__(self, *, engine: str = DEFAULT_ENGINE) -> None:
+        super().__init__(engine=engine)
+        self.engine = resolve_engine(engine)
+
+    def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
+              hint: Mapping | None = None) -> Solution:
+        """Solve ``model``; ``seed`` and ``hint`` are ignored (no hermax engine takes them)."""
+        self.require()
+        spec = ENGINES[self.engine]
+        if not spec.complete and time_limit is None:
+            raise BackendError(
+                f"hermax engine {self.engine!r} is incomplete (anytime) and never stops by "
+                "itself; give a time_limit"
+            )
+        start = time.perf_counter()
+        data = _lowered_arrays(model)
+        common = dict(backend=self.name, engine=f"hermax.{spec.cls}",
+                      engine_version=self.version(),
+                      options={"engine": self.engine, "time_limit": time_limit})
+        in_child = time_limit is not None and not (spec.terminate or spec.own_limit)
+        if not len(data["hard_offsets"]) > 1 and not len(data["soft_lits"]):
+            # nothing to decide (some engines, e.g. CGSS, call an empty formula UNSAT)
+            kind, payload = "ok", (30, 0, [])
+        elif in_child:
+            kind, payload = _run_in_child(spec, data, time_limit)
+        else:
+            try:
+                kind, payload = "ok", _run_engine(spec, data, time_limit, spec.terminate)
+            except NotImplementedError as exc:
+                kind, payload = "error", f"{type(exc).__name__}: {exc}"
+        wall = time.perf_counter() - start
+        if kind == "timeout":
+            return make_solution(model, Status.UNKNOWN, wall_time=wall, message=(
+                f"time limit {time_limit} s: {spec.cls} has no anytime interface and was "
+                "stopped without an incumbent"), **common)
+        if kind == "error":
+            return make_solution(model, Status.ERROR, wall_time=wall, message=payload, **common)
+        return self._answer(model, spec, data, payload, wall, common)
+
+    def _answer(self, model: Model, spec: EngineSpec, data: dict[str, Any],
+                payload: tuple, wall: float, common: dict) -> Solution:
+        code, cost, lits = payload
+        status, has_model = _STATUS.get(code, (Status.ERROR, False))
+        message = f"hermax status {code}"
+        if not has_model:
+            return make_solution(model, status, wall_time=wall, message=message, **common)
+        if status is Status.OPTIMAL and not spec.complete:
+            status = Status.FEASIBLE
+            message += "; incomplete engine: optimality not proven"
+        values = np.zeros(model.n_vars + 1, dtype=bool)
+        arr = np.asarray(lits, dtype=np.int64)
+        arr = arr[(arr > 0) & (arr <= model.n_vars)]
+        values[arr] = True
+        # the engine's cost is over the lowered model: an incumbent may pay for a relaxation
+        # variable whose clause holds, so only an optimum's cost must equal the IR's
+        return make_solution(model, status, values, reported_cost=cost + data["offset"],
+                             wall_time=wall, message=message,
+                             check_reported_cost=status is Status.OPTIMAL, **common)
