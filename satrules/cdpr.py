@@ -33,6 +33,7 @@ The worked example of ALGORITHMS.md §4.4 (10 samples, beta = 1/2, gamma = 3):
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +48,7 @@ from satrules.encoders.cdprl import (
 )
 from satrules.heuristics.gdy import GDYResult, gdy_select
 from satrules.heuristics.gra import GRAResult, gra_select
-from satrules.ir import Solution, Status
+from satrules.ir import Solution, Status, make_solution
 
 __all__ = ["ExactResult", "GDYResult", "GRAResult", "gdy", "gra", "solve_exact"]
 
@@ -66,7 +67,9 @@ class ExactResult:
         The backend's status: OPTIMAL (``coverage == bound``), FEASIBLE
         (time limit struck), or UNKNOWN / ERROR (nothing found).
     bound : int
-        Proven upper bound on the optimal coverage.
+        Proven upper bound on the optimal coverage: the optimum when OPTIMAL,
+        else the best of the engine's bound and the submodularity bound
+        (:func:`satrules.encoders.cdprl.coverage_upper_bound`).
     solution : Solution
         The verified IR solution.
     layout : CDPRLLayout
@@ -107,7 +110,11 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     backend : str
         Backend name or ``"auto"`` (:func:`satrules.available_backends`).
     time_limit : float, optional
-        Seconds for the backend; at the limit the best answer is FEASIBLE.
+        Seconds for the whole call: encoding time is subtracted from the
+        backend's budget (the backend's own model-building time is its
+        concern).  At the limit the best answer is FEASIBLE; with a hint, an
+        engine answer worse than the warm start (or none) is replaced by the
+        warm start, FEASIBLE, with the engine's proven bound kept.
     strict : bool
         ``> beta`` conflicts (default, the constraint) or ``>= beta`` (the seed's Algorithm 1).
     hint : "gra", sequence of int, or None
@@ -143,6 +150,7 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     >>> res.selected, res.coverage, res.status.value, res.hint
     ([0, 2], 4, 'OPTIMAL', [0, 2])
     """
+    start = time.perf_counter()
     enc = encode_cdprl(covers, beta, gamma, strict=strict, reduce=reduce, clique=clique,
                        accuracy=accuracy, max_size=max_size)
     warm: list[int] = []
@@ -154,11 +162,33 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     elif hint is not None:
         warm = [int(r) for r in hint]
     hint_map = hint_cdprl(enc.layout, warm) if hint is not None else None
-    sol = solve(enc.model, backend=backend, time_limit=time_limit, seed=seed, hint=hint_map,
+    budget = None
+    if time_limit is not None:  # the encoding (and GRA) time counts against the limit
+        budget = max(float(time_limit) - (time.perf_counter() - start), 0.01 * float(time_limit))
+    sol = solve(enc.model, backend=backend, time_limit=budget, seed=seed, hint=hint_map,
                 **engine_options)
     ans = decode_cdprl(enc.layout, sol)
+    if hint_map is not None and sol.status is not Status.OPTIMAL:
+        sol, ans = _keep_better_hint(enc, sol, ans, hint_map)
     return ExactResult(selected=ans.selected, coverage=ans.coverage, status=sol.status,
                        bound=ans.bound, solution=sol, layout=enc.layout, hint=warm)
+
+
+def _keep_better_hint(enc, sol: Solution, ans, hint_map):
+    """Return the warm start as a FEASIBLE answer when the engine found nothing better.
+
+    The hint's assignment is verified on the model by ``make_solution`` like
+    any engine answer; the engine's proven lower bound on the cost is kept.
+    """
+    start = decode_cdprl(enc.layout, make_solution(enc.model, Status.FEASIBLE, hint_map))
+    if sol.values is not None and ans.coverage >= start.coverage:
+        return sol, ans
+    better = make_solution(
+        enc.model, Status.FEASIBLE, hint_map, lower_bound=sol.lower_bound,
+        wall_time=sol.wall_time, backend=sol.backend, engine=sol.engine,
+        engine_version=sol.engine_version, options=sol.options,
+        message=f"engine status {sol.status.value}: no answer better than the warm start")
+    return better, decode_cdprl(enc.layout, better)
 
 
 def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: bool = True,

@@ -65,6 +65,7 @@ __all__ = [
     "CDPRLAnswer",
     "decode_cdprl",
     "encode_cdprl",
+    "coverage_upper_bound",
     "estimate_cdprl_size",
     "hint_cdprl",
     "trivial_bound",
@@ -476,25 +477,68 @@ def trivial_bound(layout: CDPRLLayout) -> int:
     return int(min(layout.total_weight, int(top.sum())))
 
 
+def coverage_upper_bound(layout: CDPRLLayout, chosen: Any = None) -> int:
+    """Return a proven upper bound on the optimal coverage from submodularity.
+
+    Coverage ``f`` is monotone submodular, and dropping the conflicts only
+    enlarges the feasible sets, so for **any** rule set ``S``
+    ``OPT <= f(S) + (sum of the gamma largest gains f(S + r) - f(S))``
+    (Nemhauser, Wolsey & Fisher 1978).  The bound is taken as the minimum over
+    ``S`` = every prefix of the conflict-free greedy and ``S = chosen`` (a bool
+    mask over the kept rules); ``S`` empty gives the sum of the gamma largest
+    covers.  It costs one sparse product per greedy step.
+    """
+    gamma = layout.gamma
+    weights = layout.group_weights.astype(np.int64)
+    by_rule = layout.group_rules.T.tocsr().astype(np.int64)
+    if by_rule.shape[0] == 0 or gamma == 0:
+        return 0
+
+    def bound_at(uncovered: np.ndarray) -> tuple[int, np.ndarray]:
+        gains = by_rule @ (weights * uncovered)
+        top = np.partition(gains, -min(gamma, len(gains)))[-min(gamma, len(gains)):]
+        value = int(weights[uncovered == 0].sum())
+        return value + int(top.sum()), gains
+
+    best = layout.total_weight
+    if chosen is not None:
+        hit = (layout.group_rules @ np.asarray(chosen, dtype=np.int64)) > 0
+        best = min(best, bound_at((~hit).astype(np.int64))[0])
+    uncovered = np.ones(len(weights), dtype=np.int64)
+    for _ in range(gamma + 1):
+        value, gains = bound_at(uncovered)
+        best = min(best, value)
+        rule = int(np.argmax(gains))
+        if gains[rule] == 0:
+            break
+        start, stop = by_rule.indptr[rule], by_rule.indptr[rule + 1]
+        uncovered[by_rule.indices[start:stop]] = 0
+    return int(best)
+
+
 def decode_cdprl(layout: CDPRLLayout, solution: Solution) -> CDPRLAnswer:
     """Read the selected rules, their true coverage and a proven upper bound from ``solution``.
 
     The coverage is recomputed from the selected rules (a non-optimal answer
     may leave a covered group's ``y`` false).  The bound is the optimum when
-    the status is OPTIMAL, else ``total_weight - lower_bound`` when the engine
-    proved a lower bound on the cost, else :func:`trivial_bound`; an
-    UNSATISFIABLE or UNKNOWN answer selects nothing.
+    the status is OPTIMAL, else the smallest of ``total_weight - lower_bound``
+    (when the engine proved a lower bound on the cost),
+    :func:`coverage_upper_bound` and :func:`trivial_bound`; an UNSATISFIABLE
+    or UNKNOWN answer selects nothing.
     """
     bound = trivial_bound(layout)
     if solution.values is None or not solution.status.is_feasible:
-        return CDPRLAnswer(selected=[], coverage=0, bound=bound)
+        return CDPRLAnswer(selected=[], coverage=0,
+                           bound=min(bound, coverage_upper_bound(layout)))
     chosen = solution.values[layout.x]
     hit = (layout.group_rules @ chosen.astype(np.int64)) > 0
     cov = int(layout.group_weights[hit].sum())
     if solution.status.name == "OPTIMAL":
         bound = min(bound, layout.total_weight - int(solution.cost))
-    elif solution.lower_bound is not None:
-        bound = min(bound, layout.total_weight - int(solution.lower_bound))
+    else:
+        bound = min(bound, coverage_upper_bound(layout, chosen))
+        if solution.lower_bound is not None:
+            bound = min(bound, layout.total_weight - int(solution.lower_bound))
     return CDPRLAnswer(selected=sorted(layout.rules[chosen].tolist()), coverage=cov,
                        bound=max(bound, cov))
 

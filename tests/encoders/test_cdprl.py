@@ -11,6 +11,7 @@ from hypothesis.extra.numpy import arrays
 
 from satrules.backends.registry import available_backends, solve
 from satrules.encoders.cdprl import (
+    coverage_upper_bound,
     decode_cdprl,
     encode_cdprl,
     estimate_cdprl_size,
@@ -269,3 +270,19 @@ def test_bad_arguments_raise(kwargs):
     args = {"beta": 0.5, "gamma": 2, **kwargs}
     with pytest.raises(EncodingError):
         encode_cdprl(worked_example(), **args)
+
+
+@settings(max_examples=50, deadline=None)
+@given(inst=small_instances(max_rules=8, max_samples=12), strict=st.booleans(),
+       data=st.data())
+def test_submodular_bound_is_a_valid_upper_bound(inst, strict, data):
+    """coverage_upper_bound(S) >= OPT for any S, and <= the trivial bound."""
+    covers, beta, gamma = inst
+    enc = encode_cdprl(covers, beta, gamma, strict=strict)
+    n_kept = len(enc.layout.rules)
+    chosen = np.array(data.draw(st.lists(st.booleans(), min_size=n_kept, max_size=n_kept)),
+                      dtype=bool)
+    want, _ = exhaustive_cdprl(covers, beta, gamma, strict)
+    for mask in (None, chosen):
+        bound = coverage_upper_bound(enc.layout, mask)
+        assert want <= bound <= trivial_bound(enc.layout)
