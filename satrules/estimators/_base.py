@@ -36,8 +36,10 @@ overrides ``n_partitions`` (``ceil(n / partition_size)`` partitions).
 Time budget: ``time_limit`` is the total for one ``fit``.  Each solve gets the
 time left divided by the number of solves left (partitions x one-vs-rest
 problems), so time a fast partition leaves unused carries over.  A partition
-that times out with a solution (``FEASIBLE``) contributes the best rules found;
-one that ends ``UNKNOWN`` keeps the previous partition's rules.
+that times out with a solution (``FEASIBLE``) contributes the best rules found:
+the engine's answer, or the warm start (``encoding.hint``: the previous rules
+extended to this partition) when that costs less; one that ends ``UNKNOWN``
+keeps the previous partition's rules.
 
 Multi-class (``multi_class="ovr"``): one rule set per class (that class against
 the rest).  ``predict`` returns, among the classes whose rule set fires, the one
@@ -62,7 +64,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 from satrules.backends.registry import solve
 from satrules.binarize import ThresholdBinarizer
 from satrules.exceptions import BackendError
-from satrules.ir import Status
+from satrules.ir import Status, make_solution
 from satrules.rules import Rule, RuleSet
 
 __all__ = ["IncrementalRuleClassifier", "split_partitions"]
@@ -84,6 +86,22 @@ def split_partitions(y: np.ndarray, n_partitions: int, rng: np.random.RandomStat
             part.append(piece)
     parts = [np.sort(np.concatenate(p)) for p in chunks]
     return [p for p in parts if len(p)]
+
+
+def _keep_better_hint(model, sol, hint):
+    """Return the warm start as the answer when it beats an engine's time-limited answer.
+
+    Anytime: a FEASIBLE answer at the time limit can be worse than the warm start
+    (the previous partition's rules extended to this partition), e.g. from an
+    engine that ignores hints; the best of the two is kept.
+    """
+    if not hint or not model.evaluate(hint) or model.cost(hint) >= sol.cost:
+        return sol
+    return make_solution(model, Status.FEASIBLE, hint, lower_bound=sol.lower_bound,
+                         wall_time=sol.wall_time, backend=sol.backend, engine=sol.engine,
+                         engine_version=sol.engine_version, options=sol.options,
+                         message="kept the warm start: it costs less than the engine's answer "
+                                 "at the time limit")
 
 
 def _check_unique_columns(X: Any) -> None:
@@ -197,6 +215,8 @@ class IncrementalRuleClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMet
             sol = solve(enc.model, backend=self.backend, time_limit=self._solve_time(budget),
                         seed=int(rng.randint(2**31 - 1)), hint=getattr(enc, "hint", None))
             budget["left"] -= 1
+            if sol.status is Status.FEASIBLE:
+                sol = _keep_better_hint(enc.model, sol, getattr(enc, "hint", None))
             solutions.append(sol)
             if sol.status is Status.ERROR or sol.status is Status.UNSATISFIABLE:
                 raise BackendError(f"{sol.backend or self.backend} returned {sol.status.value} "

@@ -268,3 +268,34 @@ def test_to_text_one_vs_rest():
     y = np.array(["a", "b", "c"] * 4)
     text = IMLIClassifier(backend=ENGINES[0]).fit(X, y).to_text()
     assert text.count("THEN ") == 3 and "When several classes fire" in text
+
+
+def test_feasible_answer_worse_than_warm_start_is_replaced(monkeypatch):
+    """Anytime: a time-limited FEASIBLE answer costing more than the warm start (the previous
+    rules) is replaced by the warm start, so a partition never makes the rules worse on it."""
+    calls = []
+
+    def bad_second(model, backend="auto", *, time_limit=None, seed=None, hint=None, **kw):
+        sol = real_solve(model, backend=backend, seed=seed, hint=hint)
+        calls.append({"model": model, "hint": hint})
+        if len(calls) != 2:
+            return sol
+        # a feasible but poor assignment: every literal in every clause, every z false
+        values = {}
+        for var in range(1, model.n_vars + 1):
+            key = model.key(var)
+            values[var] = key[0] == "b"
+        eta = [v for v in range(1, model.n_vars + 1) if model.key(v)[0] == "eta"]
+        for v in eta:
+            values[v] = True
+        return make_solution(model, Status.FEASIBLE, values, backend="fake")
+
+    monkeypatch.setattr(base, "solve", bad_second)
+    X, y = noisy_data(40)
+    clf = IMLIClassifier(n_rules=1, n_partitions=2, random_state=0, backend=ENGINES[0])
+    clf.fit(X, y)
+    second = clf.solutions_[1]
+    hint = calls[1]["hint"]
+    assert second.status is Status.FEASIBLE and "warm start" in second.message
+    assert second.cost == calls[1]["model"].cost(hint)
+    assert all(second[v] == val for v, val in hint.items())
