@@ -34,6 +34,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import enum
+import fractions
 import importlib
 import json
 import math
@@ -186,6 +187,8 @@ def _encode(value: Any) -> Any:
         return bool(value)
     if isinstance(value, (float, np.floating)):
         return _encode_float(float(value))
+    if isinstance(value, fractions.Fraction):
+        return {"__fraction__": str(value)}
     if isinstance(value, np.ndarray):
         return _encode_array(value)
     if isinstance(value, tuple):
@@ -246,6 +249,11 @@ def _(d: dict) -> float:
 @_decoder("__solution__")
 def _(d: dict) -> dict:
     return _decode(d["__solution__"])
+
+
+@_decoder("__fraction__")
+def _(d: dict) -> fractions.Fraction:
+    return fractions.Fraction(d["__fraction__"])
 
 
 @_decoder("__ndarray__")

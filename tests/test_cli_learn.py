@@ -132,3 +132,127 @@ def test_demo_runs_every_method_fast(capsys):
         assert row[-1] in ("OPTIMAL", "FEASIBLE", "heuristic")
         assert f"== {method} ==" in out
     assert "malignant" in out and "benign" in out
+
+
+# ----------------------------------------------------------------- encode / decode
+
+
+@pytest.fixture(scope="module")
+def tiny_csv(tmp_path_factory):
+    """Small enough for every formulation to solve in well under a second."""
+    rng = np.random.default_rng(11)
+    n = 24
+    frame = pd.DataFrame({"a": rng.integers(0, 4, n), "b": rng.choice(["x", "y", "z"], n),
+                          "c": rng.integers(0, 2, n)})
+    frame["t"] = np.where((frame.a >= 2) | (frame.b == "x"), "on", "off")
+    frame.loc[0, "t"] = "on" if frame.loc[0, "t"] == "off" else "off"   # one noisy label
+    path = tmp_path_factory.mktemp("tiny") / "tiny.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def _external_solve(wcnf, style="bits", corrupt=None):
+    """Play an external MaxSAT solver: RC2 on the file, printed in MSE format."""
+    from satrules import solve
+    from satrules.ir.wcnf import read_wcnf
+
+    model = read_wcnf(wcnf)
+    sol = solve(model, backend="rc2")
+    values = sol.values.copy()
+    cost = sol.cost
+    if corrupt == "cost":
+        cost += 1
+    elif corrupt == "hard":
+        values[1:] = ~values[1:]  # flips every variable: breaks some hard clause
+    if style == "bits":
+        v = "v " + "".join("1" if x else "0" for x in values[1:])
+    else:
+        v = "v " + " ".join(str(i if values[i] else -i) for i in range(1, len(values))) + " 0"
+    return f"c fake solver\no {cost}\ns OPTIMUM FOUND\n{v}\n", sol
+
+
+@pytest.mark.parametrize("method, extra", [("imli", ["--n-rules", "1"]),
+                                           ("imlib", ["--n-rules", "1", "--max-literals", "2"]),
+                                           ("cdprl", ["--gamma", "3", "--n-estimators", "4"])])
+@pytest.mark.parametrize("style", ["bits", "literals"])
+def test_encode_solve_decode_predict(method, extra, style, tiny_csv, tmp_path, capsys):
+    """WCNF out, external answer in (bit string or literal list): checked, decoded, usable."""
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    assert main(["encode", str(tiny_csv), "--target", "t", "--method", method, *extra,
+                 "--out", str(wcnf), "--layout", str(layout)]) == 0
+    text, sol = _external_solve(wcnf, style)
+    sol_txt.write_text(text)
+    capsys.readouterr()
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    out = capsys.readouterr().out
+    assert "IF " in out and f"cost {sol.cost}" in out and "OPTIMAL" in out
+    est = serialization.load(rules)
+    frame = pd.read_csv(tiny_csv)
+    pred = est.predict(frame.drop(columns="t"))
+    assert set(pred) <= {"on", "off"}
+    # the same problem fitted in process reaches the same optimum as the external answer
+    from satrules.commands.learn import make_estimator
+
+    X, y = frame.drop(columns="t"), frame.t.to_numpy()
+    if method == "cdprl":
+        clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
+                                            "backend": "rc2"}).fit(X, y)
+        assert est.result_.coverage == clf.result_.coverage
+        assert (pred == clf.predict(X)).all() or est.result_.selected != clf.result_.selected
+    else:
+        params = {"n_rules": 1, "backend": "rc2", "n_partitions": 1}
+        if method == "imlib":
+            params["max_literals_per_rule"] = 2
+        clf = make_estimator(method, params).fit(X, y)
+        assert clf.solution_.cost == sol.cost
+    assert main(["predict", str(rules), str(tiny_csv)]) == 0
+
+
+@pytest.mark.parametrize("corrupt, match", [("cost", "cost"), ("hard", "hard")])
+def test_decode_rejects_wrong_answers(corrupt, match, tiny_csv, tmp_path, capsys):
+    """An o value that disagrees with the IR cost, or a v line violating a hard clause, is an
+    error (exit 1) and no rules file is written."""
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    assert main(["encode", str(tiny_csv), "--target", "t", "--method", "imli",
+                 "--out", str(wcnf), "--layout", str(layout)]) == 0
+    sol_txt.write_text(_external_solve(wcnf, corrupt=corrupt)[0])
+    capsys.readouterr()
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 1
+    assert match in capsys.readouterr().err.lower()
+    assert not rules.exists()
+
+
+def test_decode_rejects_mismatched_layout_and_missing_model(tiny_csv, tmp_path, capsys):
+    """A layout from another encode, or an output without a v line, is refused."""
+    a, b = tmp_path / "a.wcnf", tmp_path / "b.wcnf"
+    la, lb = tmp_path / "a.json", tmp_path / "b.json"
+    assert main(["encode", str(tiny_csv), "--target", "t", "--method", "imli",
+                 "--out", str(a), "--layout", str(la)]) == 0
+    assert main(["encode", str(tiny_csv), "--target", "t", "--method", "imli", "--n-rules", "2",
+                 "--out", str(b), "--layout", str(lb)]) == 0
+    sol = tmp_path / "s.txt"
+    sol.write_text(_external_solve(a)[0])
+    capsys.readouterr()
+    assert main(["decode", str(a), str(sol), "--layout", str(lb)]) == 1
+    assert "different WCNF" in capsys.readouterr().err
+    sol.write_text("s UNSATISFIABLE\n")
+    assert main(["decode", str(a), str(sol), "--layout", str(la)]) == 1
+    assert "no model" in capsys.readouterr().err
+
+
+def test_encode_needs_positive_for_multiclass(tmp_path, capsys):
+    """IMLI/IMLIB encode one class against the rest: > 2 classes need --positive."""
+    path = tmp_path / "three.csv"
+    pd.DataFrame({"a": [0, 1, 2, 3, 0, 1], "t": ["p", "q", "r", "p", "q", "r"]}).to_csv(
+        path, index=False)
+    out = tmp_path / "m.wcnf"
+    assert main(["encode", str(path), "--target", "t", "--method", "imli",
+                 "--out", str(out)]) == 1
+    assert "--positive" in capsys.readouterr().err and not out.exists()
+    assert main(["encode", str(path), "--target", "t", "--method", "imli", "--positive", "q",
+                 "--out", str(out)]) == 0
+    assert out.read_text().count("\n") > 0

@@ -1,0 +1,123 @@
+"""``satrules decode``: read an external MaxSAT solver's answer back into rules.
+
+The solver output (``s``/``o``/``v`` lines of the MaxSAT Evaluation format;
+``v`` as literals or as a bit string) is checked on the WCNF itself — every
+hard clause must hold and the ``o`` value must equal the cost recomputed from
+the soft clauses — before the layout written by ``satrules encode`` turns it
+into a fitted rule set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+_STATUS = {"OPTIMUM FOUND": "OPTIMAL", "SATISFIABLE": "FEASIBLE",
+           "UNSATISFIABLE": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "decode", help="turn an external solver's output back into rules",
+        description="Check SOLUTION.txt (an MSE-format solver output) against model.wcnf "
+                    "and decode it with the layout written by `satrules encode`: print the "
+                    "rules and, with --out, save a rule-set file for `satrules predict`.")
+    p.add_argument("wcnf", metavar="model.wcnf")
+    p.add_argument("solution", metavar="SOLUTION.txt")
+    p.add_argument("--layout", required=True, metavar="layout.json")
+    p.add_argument("--out", metavar="rules.json", help="save the decoded rule set here")
+    p.set_defaults(func=run)
+
+
+def _load_layout(path: str) -> dict:
+    from satrules.commands.encode import LAYOUT_SCHEMA, LAYOUT_VERSION
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a JSON layout file ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("schema") != LAYOUT_SCHEMA:
+        raise ValueError(f"{path}: not a satrules layout file (written by `satrules encode`)")
+    if not isinstance(doc.get("schema_version"), int) or doc["schema_version"] > LAYOUT_VERSION:
+        raise ValueError(f"{path}: layout schema version {doc.get('schema_version')!r} is not "
+                         f"supported (this satrules reads up to {LAYOUT_VERSION}); upgrade "
+                         f"satrules")
+    return doc
+
+
+def _solution(model, path: str):
+    from satrules.backends.wcnf_external import parse_solver_output
+    from satrules.ir import Status, make_solution
+
+    with open(path, "rb") as fh:
+        parsed = parse_solver_output(fh.read(), model.n_vars)
+    if parsed["error"]:
+        raise ValueError(f"{path}: {parsed['error']}")
+    status = _STATUS.get(parsed["status"] or "", None)
+    if parsed["values"] is None:
+        raise ValueError(f"{path}: no model (v line) in the solver output "
+                         f"(s {parsed['status'] or 'line missing'})")
+    status = Status(status) if status in ("OPTIMAL", "FEASIBLE") else Status.FEASIBLE
+    # make_solution re-checks the hard clauses and the o value on the WCNF model
+    return make_solution(model, status, parsed["values"], reported_cost=parsed["o"],
+                         backend="wcnf", engine="external solver (decode)")
+
+
+def _rules_estimator(doc, est, layout, sol):
+    if doc["method"] == "imli":
+        from satrules.encoders.imli import decode_imli as decode_fn
+    else:
+        from satrules.encoders.imlib import decode_imlib as decode_fn
+    conditions = est.binarizer_.conditions_
+    est.rules_ = decode_fn(layout, sol).named(conditions).simplify().named(conditions)
+    return est
+
+
+def _cdprl_estimator(doc, est, layout, sol, extra):
+    from satrules import metrics
+    from satrules.encoders.cdprl import decode_cdprl
+
+    answer = decode_cdprl(layout, sol)
+    pool, y_index = extra["pool"], extra["y_index"]
+    est.result_ = answer
+    est.rules_ = pool.subset(np.asarray(answer.selected, dtype=np.intp))
+    uncovered = ~metrics.covered(est.rules_.covers)
+    pick = y_index[uncovered] if uncovered.any() else y_index
+    est.default_ = est.classes_[np.bincount(pick, minlength=len(est.classes_)).argmax()]
+    return est
+
+
+def run(args: argparse.Namespace) -> int:
+    from satrules import serialization as ser
+    from satrules.commands.encode import sha256
+    from satrules.ir.wcnf import read_wcnf
+    from satrules.report import rules_text
+
+    doc = _load_layout(args.layout)
+    if doc.get("wcnf_sha256") != sha256(args.wcnf):
+        raise ValueError(f"{args.layout} was written for a different WCNF file than "
+                         f"{args.wcnf} (SHA-256 differs); re-run `satrules encode`")
+    model = read_wcnf(args.wcnf)
+    sol = _solution(model, args.solution)
+    try:
+        est = ser.decode_estimator(doc["estimator"])
+        layout = ser._decode(doc["layout"])
+        extra = ser._decode(doc.get("extra", {}))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{args.layout}: invalid layout file ({exc})") from None
+    if doc["method"] == "cdprl":
+        est = _cdprl_estimator(doc, est, layout, sol, extra)
+    else:
+        est = _rules_estimator(doc, est, layout, sol)
+    est.solution_ = sol
+    print(rules_text(est))
+    print(f"\nsolver answer: {sol.status.value}, cost {sol.cost} (checked on {args.wcnf})")
+    if args.out:
+        ser.save(est, args.out, extra={"command": "decode", "data": doc.get("data"),
+                                       "target": doc.get("target"), "method": doc["method"]})
+        print(f"saved {args.out}", file=sys.stderr)
+    return 0

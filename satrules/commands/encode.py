@@ -1,0 +1,199 @@
+"""``satrules encode``: write a learning problem as a WCNF file for any external MaxSAT solver.
+
+The whole CSV is encoded as ONE problem (no incremental partitions): IMLI or
+IMLIB over the binarized columns, or the exact CDPRL selection over the rules
+mined from the data.  ``--layout`` writes what ``satrules decode`` needs to
+turn the solver's answer back into a fitted rule set: the formulation's layout,
+the binarizer (or column encoder and candidate rules), the classes, the
+estimator parameters and a SHA-256 of the WCNF file so a layout cannot be used
+with another model by mistake.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+#: Layout file schema (versioned like rule-set files).
+LAYOUT_SCHEMA = "satrules.layout"
+LAYOUT_VERSION = 1
+
+_FLAGS = [
+    ("--n-rules", "n_rules", int, "k, number of rules (imli, imlib; default 1)"),
+    ("--rule-type", "rule_type", str, "cnf or dnf (imli; default dnf)"),
+    ("--data-fidelity", "data_fidelity", float, "lambda, weight of an error (default 10)"),
+    ("--max-literals", "max_literals_per_rule", int, "l, literals per rule (imlib; default 2)"),
+    ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (default 4)"),
+    ("--alpha", "alpha", float, "minimum candidate accuracy (cdprl)"),
+    ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
+    ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),
+    ("--delta", "delta", int, "maximum rule width (cdprl)"),
+    ("--n-estimators", "n_estimators", int, "trees mined for candidates (cdprl)"),
+    ("--max-depth", "max_depth", int, "depth of the mined trees (cdprl)"),
+]
+_ESTIMATOR = {"imli": "IMLIClassifier", "imlib": "IMLIBClassifier", "cdprl": "CDPRClassifier"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "encode", help="export a learning problem as WCNF for an external MaxSAT solver",
+        description="Encode DATA.csv (the whole file, as one problem) with IMLI, IMLIB or the "
+                    "exact CDPRL model and write it as a WCNF file; --layout writes what "
+                    "`satrules decode` needs to read the solver's answer back as rules.")
+    p.add_argument("data", metavar="DATA.csv")
+    p.add_argument("--target", required=True, help="label column")
+    p.add_argument("--method", required=True, choices=list(_ESTIMATOR))
+    p.add_argument("--positive", help="class the IMLI/IMLIB rules predict (default: the last "
+                                      "class in sorted order; required with > 2 classes)")
+    for flag, dest, kind, text in _FLAGS:
+        p.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text)
+    p.add_argument("--random-state", type=int, default=0, help="seed of the rule mining (cdprl)")
+    p.add_argument("--format", choices=["2022", "legacy"], default="2022",
+                   help="WCNF dialect (default: MaxSAT Evaluation 2022)")
+    p.add_argument("--out", required=True, metavar="model.wcnf")
+    p.add_argument("--layout", metavar="layout.json", help="write the decoding layout here")
+    p.set_defaults(func=run)
+
+
+def _params(args: argparse.Namespace, est: Any) -> dict[str, Any]:
+    given = {dest: getattr(args, f"param_{dest}") for _, dest, _, _ in _FLAGS
+             if getattr(args, f"param_{dest}") is not None}
+    unknown = sorted(set(given) - set(est.get_params()))
+    if unknown:
+        raise ValueError(f"method {args.method} has no parameter {', '.join(unknown)}")
+    return given
+
+
+def _binary_target(y: np.ndarray, positive: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Return (classes_ as [negative, positive], bool y) for a one-class-against-rest problem."""
+    classes = np.unique(y)
+    if len(classes) < 2:
+        raise ValueError(f"the target has only 1 class ({classes[0]!r})")
+    if positive is None:
+        if len(classes) > 2:
+            raise ValueError(f"the target has {len(classes)} classes; choose the one the rules "
+                             f"predict with --positive (one of {', '.join(map(str, classes))})")
+        return classes, y == classes[1]
+    match = [c for c in classes if str(c) == positive]
+    if not match:
+        raise ValueError(f"--positive {positive!r} is not a class of the target "
+                         f"({', '.join(map(str, classes))})")
+    pos = match[0]
+    if len(classes) == 2:
+        return np.array([c for c in classes if c != pos] + [pos], dtype=object), y == pos
+    return np.array([f"not {pos}", pos], dtype=object), y == pos
+
+
+def _encode_rules(args, X, y):
+    """IMLI / IMLIB: binarize, encode; return (model, skeleton estimator, layout, extra)."""
+    from satrules.binarize import ThresholdBinarizer
+    from satrules.commands.learn import make_estimator
+
+    est = make_estimator(args.method)
+    params = _params(args, est)
+    est.set_params(**params)
+    classes, target = _binary_target(y, args.positive)
+    binarizer = ThresholdBinarizer(n_thresholds=est.n_thresholds).fit(X)
+    Xb = binarizer.transform(X)
+    if args.method == "imli":
+        from satrules.encoders.imli import encode_imli
+
+        enc = encode_imli(Xb, target, n_rules=est.n_rules, rule_type=est.rule_type,
+                          data_fidelity=est.data_fidelity, feature_weight=est.feature_weight)
+    else:
+        from satrules.encoders.imlib import encode_imlib
+
+        enc = encode_imlib(Xb, target, n_rules=est.n_rules,
+                           max_literals_per_rule=est.max_literals_per_rule,
+                           data_fidelity=est.data_fidelity)
+    est.binarizer_ = binarizer
+    est.classes_ = classes
+    est.class_counts_ = np.array([int((~target).sum()), int(target.sum())])
+    est.n_features_in_ = X.shape[1]
+    if all(isinstance(c, str) for c in X.columns):
+        est.feature_names_in_ = np.asarray(X.columns, dtype=object)
+    return enc.model, est, enc.layout, {}
+
+
+def _encode_cdprl(args, X, y):
+    """CDPRL: column encoding and mining as CDPRClassifier.fit does, then the exact model."""
+    from sklearn.utils import check_random_state
+
+    from satrules.commands.learn import make_estimator
+    from satrules.encoders.cdprl import encode_cdprl
+    from satrules.estimators.cdpr import _ColumnEncoder
+    from satrules.mining import mine_rules
+
+    if args.positive is not None:
+        raise ValueError("--positive applies to imli and imlib only")
+    est = make_estimator("cdpr-exact")
+    est.set_params(**_params(args, est), random_state=args.random_state)
+    est._check_params()
+    classes, y_index = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(f"the target has only 1 class ({classes[0]!r})")
+    values = X.to_numpy(dtype=object)
+    encoder = _ColumnEncoder().fit(values, list(X.columns))
+    rng = check_random_state(args.random_state)  # same first draw as CDPRClassifier.fit
+    cands = mine_rules(encoder.transform(values), y_index, miner=est.miner,
+                       n_estimators=est.n_estimators, max_depth=est.max_depth,
+                       random_state=int(rng.randint(2**31 - 1)),
+                       feature_names=encoder.feature_names, indicators=encoder.indicators)
+    cands.class_names = tuple(classes.tolist())
+    pool = cands.filter(est.alpha, est.delta)
+    enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,
+                       accuracy=cands.accuracy[pool])
+    est.classes_, est.encoder_ = classes, encoder
+    est.n_features_in_ = X.shape[1]
+    if all(isinstance(c, str) for c in X.columns):
+        est.feature_names_in_ = np.asarray(X.columns, dtype=object)
+    est.candidates_, est.n_filtered_ = len(cands), len(pool)
+    extra = {"pool": cands.subset(pool), "y_index": y_index}
+    return enc.model, est, enc.layout, extra
+
+
+def sha256(path: str) -> str:
+    """Hex SHA-256 of a file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def run(args: argparse.Namespace) -> int:
+    import satrules
+    from satrules import serialization as ser
+    from satrules.commands.learn import read_table
+    from satrules.ir.wcnf import write_wcnf
+
+    X, y = read_table(args.data, args.target)
+    encode = _encode_cdprl if args.method == "cdprl" else _encode_rules
+    model, skeleton, layout, extra = encode(args, X, y)
+    doc = None
+    if args.layout:  # build the layout text before writing anything
+        doc = {"schema": LAYOUT_SCHEMA, "schema_version": LAYOUT_VERSION,
+               "satrules_version": satrules.__version__, "method": args.method,
+               "n_vars": model.n_vars, "estimator": ser.encode_estimator(skeleton),
+               "layout": ser._encode(layout), "extra": ser._encode(extra),
+               "data": args.data, "target": args.target}
+    write_wcnf(model, args.out, format=args.format)
+    if doc is not None:
+        doc["wcnf_sha256"] = sha256(args.out)
+        try:
+            with ser.atomic_write(args.layout) as fh:
+                json.dump(doc, fh, allow_nan=False)
+        except BaseException:
+            import os
+
+            os.unlink(args.out)  # no half result: the WCNF without its layout is removed
+            raise
+    print(f"wrote {args.out}: {model.n_vars} variables, {len(model.hard)} hard and "
+          f"{len(model.soft)} soft clauses before lowering"
+          + (f"; layout in {args.layout}" if args.layout else ""), file=sys.stderr)
+    return 0
