@@ -10,7 +10,6 @@ figure printed is measured in this run.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 import numpy as np
@@ -53,11 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="solver time limit per solve in seconds (default 10)")
     p.add_argument("--test-size", type=float, default=0.25, help="default 0.25")
     p.add_argument("--random-state", type=int, default=0, help="default 0")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (drawn on stderr, "
+                                                         "only on a terminal)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from satrules._progress import progress
     from satrules.commands.learn import fit_and_score, format_table, make_estimator, split
     from satrules.report import rules_text
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
           f"{X.shape[1]} features; positive class for IMLI/IMLIB: "
           f"{sorted(set(y))[-1]}\n")
     rows, fitted = [], {}
-    for method in args.methods:
+    for method in progress(args.methods, desc="demo", quiet=args.quiet):
         params = dict(DEMO_PARAMS[method])
         est = make_estimator(method)
         accepted = est.get_params()
@@ -75,8 +76,6 @@ def run(args: argparse.Namespace) -> int:
         if args.backend:
             params["backend"] = args.backend
         est.set_params(**{k: v for k, v in params.items() if k in accepted})
-        if not args.quiet:
-            print(f"fitting {method} ...", file=sys.stderr, flush=True)
         row = fit_and_score(est, X_train, y_train, X_test, y_test)
         rows.append({"method": method, **row})
         fitted[method] = est
