@@ -116,7 +116,8 @@ def tune_baseline(make, grid, X_train, y_train, seed):
 
 def run_cdpr(method, cfg, X_train, y_train, X_test, y_test, seed, time_limit):
     params = dict(alpha=cfg["alpha"], beta=cfg["beta"], gamma=cfg["gamma"], delta=cfg["delta"],
-                  n_estimators=N_ESTIMATORS, max_depth=cfg["depth"], random_state=seed)
+                  n_estimators=N_ESTIMATORS, max_depth=cfg["depth"], handle_unknown="ignore",
+                  random_state=seed)
     if method == "gdy":
         params["lam"] = cfg["lam"]
     if method == "exact":

@@ -76,7 +76,7 @@ class _ColumnEncoder:
             raise ValueError(f"Input X contains NaN (missing values) in column "
                              f"{self.names[j]!r}")
 
-    def transform(self, X):
+    def transform(self, X, handle_unknown="error"):
         if X.dtype.kind in "biuf" and all(c is None for c in self.categories):
             values = X.astype(np.float64)
             if not np.all(np.isfinite(values)):
@@ -96,9 +96,10 @@ class _ColumnEncoder:
             self._check_missing(X[:, j], j)
             column = X[:, j].astype(str)
             unseen = np.setdiff1d(column, cats)
-            if unseen.size:
+            if unseen.size and handle_unknown == "error":
                 raise ValueError(f"unseen categories {unseen[:5].tolist()} in column "
-                                 f"{self.names[j]!r} (seen in fit: {cats[:10].tolist()})")
+                                 f"{self.names[j]!r} (seen in fit: {cats[:10].tolist()}); "
+                                 f"handle_unknown='ignore' encodes them as no known value")
             blocks.append((column[:, None] == cats[None, :]).astype(np.float64))
         if not blocks:
             return np.zeros((X.shape[0], 0))
@@ -134,11 +135,18 @@ class CDPRClassifier(ClassifierMixin, BaseEstimator):
     backend : str, default="auto"
         Backend of the exact method.
     time_limit : float or None, default=None
-        Seconds for the exact method's backend.  If it finds no solution in time, the
-        classifier falls back to GRA's answer (its warm start) and warns.
+        Seconds for the exact method's backend solve (CP-SAT and RC2 stop within about a second
+        of it); mining the candidates and building the model come on top and are not limited.
+        At the limit the best rule set found is used (``result_.status`` is FEASIBLE); if the
+        backend found none, the classifier falls back to GRA's answer (its warm start) and
+        warns.
     default_class : label or None, default=None
         Class of samples no rule covers.  ``None``: the majority class of the training samples
         the selected rules leave uncovered (of all training samples if none is uncovered).
+    handle_unknown : {"error", "ignore"}, default="error"
+        A category of an object column not seen in ``fit``: raise ValueError, or encode it
+        as none of the known values (``col = v`` is false and ``col != v`` true for every
+        known ``v``).
     resolve : {"accuracy", "coverage", "vote"}, default="accuracy"
         Class of a sample matched by several rules: that of the matching rule with the highest
         training accuracy, or the largest training cover, or the majority of the matching
@@ -181,7 +189,7 @@ class CDPRClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, alpha=0.7, beta=0.6, gamma=10, delta=4, method="gra",
                  selection="static", lam=1.0, rho=0.1, miner="gbdt", n_estimators=50,
                  max_depth=4, backend="auto", time_limit=None, default_class=None,
-                 resolve="accuracy", random_state=None):
+                 handle_unknown="error", resolve="accuracy", random_state=None):
         self.alpha = alpha
         self.beta = beta
         self.gamma = gamma
@@ -196,6 +204,7 @@ class CDPRClassifier(ClassifierMixin, BaseEstimator):
         self.backend = backend
         self.time_limit = time_limit
         self.default_class = default_class
+        self.handle_unknown = handle_unknown
         self.resolve = resolve
         self.random_state = random_state
 
@@ -217,6 +226,9 @@ class CDPRClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"delta must be an int >= 0 or None, got {self.delta!r}")
         if self.method not in _METHODS:
             raise ValueError(f"method must be one of {_METHODS}, got {self.method!r}")
+        if self.handle_unknown not in ("error", "ignore"):
+            raise ValueError(f"handle_unknown must be 'error' or 'ignore', got "
+                             f"{self.handle_unknown!r}")
         if self.resolve not in _RESOLVE:
             raise ValueError(f"resolve must be one of {_RESOLVE}, got {self.resolve!r}")
 
@@ -278,7 +290,7 @@ class CDPRClassifier(ClassifierMixin, BaseEstimator):
     def _covers(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
-        return self.rules_.cover(self.encoder_.transform(X))
+        return self.rules_.cover(self.encoder_.transform(X, self.handle_unknown))
 
     def predict(self, X):
         """Predict with the selected rules; uncovered samples get ``default_``."""

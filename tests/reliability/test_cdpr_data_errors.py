@@ -94,6 +94,21 @@ def test_unseen_category_at_predict(frame):
         clf.predict(bad)
 
 
+def test_unseen_category_ignored_on_request(frame):
+    """handle_unknown="ignore": an unseen category matches no `col = v` condition and every
+    `col != v` condition, so it is classified like a row whose indicators are all 0."""
+    X, y = frame
+    clf = _clf(handle_unknown="ignore", n_estimators=20).fit(X, y)
+    bad = X.copy()
+    bad.loc[:9, "city"] = "zanzibar"
+    covers = clf.rules_.cover(clf.encoder_.transform(bad.to_numpy(dtype=object), "ignore"))
+    indicators = [j for j, (col, _) in clf.encoder_.indicators.items() if col == "city"]
+    encoded = clf.encoder_.transform(bad.to_numpy(dtype=object), "ignore")
+    assert np.all(encoded[:10][:, indicators] == 0)
+    assert np.array_equal(clf.predict(bad)[10:], clf.predict(X)[10:])
+    assert covers.shape == (len(clf.rules_), len(X))
+
+
 def test_non_numeric_values_in_a_numeric_column_at_predict(frame):
     """Text in a column that was numeric in fit raises ValueError naming the column."""
     X, y = frame
