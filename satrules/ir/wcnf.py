@@ -165,12 +165,33 @@ def wcnf_chunks(model: Model, format: str = "2022") -> Iterator[str]:
     else:
         hard_prefix = "h "
     yield from _render(hard, table, lambda s, e: hard_prefix)
-    yield from _render(soft, table, lambda s, e: _weight_strings(soft.weights[s:e]))
+    weights = soft.weights
+    if len(weights) and weights.dtype != object and int(weights.max()) <= _TABLE_LIMIT:
+        # small weights: one string per distinct value, looked up by index
+        wtable = np.array([f"{w} " for w in range(int(weights.max()) + 1)], dtype=object)
+        yield from _render(soft, table, lambda s, e: wtable[weights[s:e]])
+    else:
+        yield from _render(soft, table, lambda s, e: _weight_strings(weights[s:e]))
+
+
+_TABLE_CACHE: list[np.ndarray] = []  # the largest literal table built so far (immutable strs)
 
 
 def _literal_table(n: int) -> np.ndarray:
-    """Return an object array: entry ``lit + n`` is ``f"{lit} "`` for ``-n <= lit <= n``."""
-    return np.array([f"{lit} " for lit in range(-n, n + 1)], dtype=object)
+    """Return an object array: entry ``lit + n`` is ``f"{lit} "`` for ``-n <= lit <= n``.
+
+    The largest table built so far is kept and sliced, so repeated writes do
+    not rebuild hundreds of thousands of strings.
+    """
+    if _TABLE_CACHE:
+        big = _TABLE_CACHE[0]
+        half = (len(big) - 1) // 2
+        if half >= n:
+            return big[half - n : half + n + 1]
+    table = np.array([f"{lit} " for lit in range(-n, n + 1)], dtype=object)
+    table.setflags(write=False)
+    _TABLE_CACHE[:] = [table]
+    return table
 
 
 def _weight_strings(weights: np.ndarray) -> np.ndarray:
@@ -391,7 +412,7 @@ class _Reader:
         soft_flat = [lit for c in soft for lit in c]
         self._add(np.array(hard_flat, dtype=np.int64), _offsets([len(c) for c in hard]),
                   np.array(soft_flat, dtype=np.int64), _offsets([len(c) for c in soft]),
-                  weights, n_lines, max_abs)
+                  _weight_array(weights), n_lines, max_abs)
 
     def _int(self, tok: bytes, lineno: int, what: str) -> int:
         if not _INT_RE.match(tok):
@@ -474,6 +495,17 @@ class _Reader:
                                      f"of the soft weights ({total}); such a legacy file is "
                                      "ambiguous and is rejected")
         return self.model
+
+
+def _weight_array(weights: list[int]) -> np.ndarray:
+    """Python int weights as int64, or as objects when one exceeds 64 bits.
+
+    (``np.asarray`` would turn a list mixing values in ``[2**63, 2**64)`` with
+    small ones into float64, losing precision.)
+    """
+    if weights and max(weights) > _INT64_MAX:
+        return np.array(weights, dtype=object)
+    return np.array(weights, dtype=np.int64)
 
 
 def _token_bytes(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

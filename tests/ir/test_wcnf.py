@@ -178,6 +178,7 @@ def test_large_model_writes_in_chunks(monkeypatch):
     ("c x\n\nh 1 -1 0\n  5\t2 2 -1 0\r\n7 0\nc end\n", [(1, -1)], [((2, 2, -1), 5), ((), 7)]),
     ("h 0\n", [()], []),
     (f"{2**80} 1 0\nh -1 0\n", [(-1,)], [((1,), 2**80)]),
+    (f"{2**63 + 5} 1 0\n3 -1 0\n", [], [((1,), 2**63 + 5), ((-1,), 3)]),
     (f"p wcnf 1 2 {2**80 + 1}\n{2**80} 1 0\n{2**80 + 1} -1 0\n", [(-1,)], [((1,), 2**80)]),
 ])
 def test_dialects_and_oddities_are_read(text, hard, soft):
