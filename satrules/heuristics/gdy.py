@@ -21,8 +21,9 @@ positive and ``|S| < gamma``.
 
 Gains are vectorised: each solution keeps ``|cover(r) & covered|`` and
 ``sum_{s in S} overlap(r, s)`` for every rule ``r``, updated with one sparse
-matrix-vector product per added rule, so every candidate's ``g(S + r)`` costs
-O(1).  Rules with an empty cover are dropped first (they would lower the
+matrix-vector product per added rule (a gather over the added rule's samples,
+:class:`~satrules.heuristics.submodular.Incidence`), so every candidate's
+``g(S + r)`` costs O(1).  Rules with an empty cover are dropped first (they would lower the
 mean overlap without covering anything, and their overlap-rate is 0/0).
 
 References
@@ -38,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.heuristics.submodular import as_cover_matrix, check_gamma
+from satrules.heuristics.submodular import Incidence, check_gamma
 
 __all__ = ["GDYResult", "gdy_select"]
 
@@ -67,16 +68,16 @@ class GDYResult:
 class _Growing:
     """One solution under construction with the per-rule state that makes gains O(1)."""
 
-    def __init__(self, counts, sizes: np.ndarray, n_samples: int, lam: float) -> None:
-        self.counts = counts
-        self.sizes = sizes
-        self.n_samples = n_samples
+    def __init__(self, inc: Incidence, lam: float) -> None:
+        self.inc = inc
+        self.sizes = inc.sizes
+        self.n_samples = inc.n_samples
         self.lam = lam
         self.members: list[int] = []
-        self.in_set = np.zeros(len(sizes), dtype=bool)
-        self.covered = np.zeros(n_samples, dtype=np.int32)
-        self.inter = np.zeros(len(sizes), dtype=np.int64)  # |cover(r) & covered|
-        self.ov_with = np.zeros(len(sizes), dtype=np.int64)  # sum_{s in S} overlap(r, s)
+        self.in_set = np.zeros(inc.n_rules, dtype=bool)
+        self.covered = np.zeros(inc.n_samples, dtype=bool)
+        self.inter = np.zeros(inc.n_rules, dtype=np.int64)  # |cover(r) & covered|
+        self.ov_with = np.zeros(inc.n_rules, dtype=np.int64)  # sum_{s in S} overlap(r, s)
         self.cov = 0
         self.pair_sum = 0  # sum over ordered pairs r != s of overlap(r, s)
 
@@ -93,15 +94,13 @@ class _Growing:
         return cov + self.lam * (self.n_samples - mean) - self.value()
 
     def add(self, r: int) -> None:
-        vec = np.zeros(self.n_samples, dtype=np.int32)
-        start, stop = self.counts.indptr[r], self.counts.indptr[r + 1]
-        vec[self.counts.indices[start:stop]] = 1
-        fresh = vec & (1 - self.covered)
-        self.inter += np.asarray(self.counts @ fresh, dtype=np.int64)
+        members = self.inc.cover(r)
+        fresh = members[~self.covered[members]]
+        self.inter += self.inc.overlaps(fresh)
         self.pair_sum += 2 * int(self.ov_with[r])
-        self.ov_with += np.asarray(self.counts @ vec, dtype=np.int64)
-        self.covered |= vec
-        self.cov = int(self.covered.sum())
+        self.ov_with += self.inc.overlaps(members)
+        self.covered[fresh] = True
+        self.cov += len(fresh)
         self.members.append(r)
         self.in_set[r] = True
 
@@ -186,14 +185,13 @@ def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
         raise ValueError(f"lam must be a finite number >= 0, got {lam!r}")
     if not 0 < float(rho) < 1:
         raise ValueError(f"rho must lie strictly between 0 and 1, got {rho!r}")
-    mat = as_cover_matrix(covers)
-    counts = mat.astype(np.int32)
-    sizes = np.diff(mat.indptr).astype(np.int64)
+    inc = Incidence(covers)
+    sizes = inc.sizes
     usable = sizes > 0
-    n_samples = mat.shape[1]
+    n_samples = inc.n_samples
 
     def make() -> _Growing:
-        return _Growing(counts, sizes, n_samples, float(lam))
+        return _Growing(inc, float(lam))
 
     empty = make()
     if algorithm == "greedy" or gamma == 0 or not usable.any():

@@ -16,8 +16,10 @@ Two pick rules:
   seed's mistake (its counterexamples are pinned in the tests).
 
 The overlap graph is never built: each pick needs the overlaps of every rule
-with the picked one only, one sparse matrix-vector product, so the whole run
-costs ``O(gamma * nnz(covers))``.
+with the picked one only -- one sparse matrix-vector product, computed as a
+gather over the CSC columns of the picked rule's samples -- so the whole run
+costs at most ``O(gamma * nnz(covers))`` (in fact
+``O(sum over picks of |cover(v)| * rules per sample)``) after one CSC copy.
 
 References
 ----------
@@ -32,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from satrules.heuristics.submodular import (
-    as_cover_matrix,
+    Incidence,
     beta_fraction,
     check_gamma,
     rate_exceeds,
@@ -120,14 +122,11 @@ def gra_select(covers: Any, beta: Any, gamma: int, selection: str = "static",
     removal = _check(selection, removal)
     gamma = check_gamma(gamma)
     beta_fraction(beta)  # validate once, before any work
-    mat = as_cover_matrix(covers)
-    n_samples = mat.shape[1]
-    sizes = np.diff(mat.indptr).astype(np.int64)
+    inc = Incidence(covers)
+    sizes = inc.sizes
     alive = sizes > 0
-    # int32 copy for the products: one matrix-vector product per pick
-    counts = mat.astype(np.int32)
-    covered = np.zeros(n_samples, dtype=np.int32)
-    inter = np.zeros(mat.shape[0], dtype=np.int64)  # |cover(r) & covered|, marginal only
+    covered = np.zeros(inc.n_samples, dtype=bool)
+    inter = np.zeros(inc.n_rules, dtype=np.int64)  # |cover(r) & covered|, marginal only
     selected: list[int] = []
     gains: list[int] = []
     while len(selected) < gamma and alive.any():
@@ -138,16 +137,14 @@ def gra_select(covers: Any, beta: Any, gamma: int, selection: str = "static",
             break
         selected.append(v)
         gains.append(int(score[v]))
-        vec = np.zeros(n_samples, dtype=np.int32)
-        vec[mat.indices[mat.indptr[v]:mat.indptr[v + 1]]] = 1
-        overlap = np.asarray(counts @ vec, dtype=np.int64)
+        members = inc.cover(v)
+        overlap = inc.overlaps(members)  # overlap(r, v) for every r: one gather per pick
         drop = rate_exceeds(overlap, sizes, beta, strict)  # in-neighbours: rate(r, v)
         if removal == "both":
             drop |= rate_exceeds(overlap, sizes[v], beta, strict)  # rate(v, r)
         if selection == "marginal":
-            fresh = vec & (1 - covered)
-            inter += np.asarray(counts @ fresh, dtype=np.int64)
-        covered |= vec
+            inter += inc.overlaps(members[~covered[members]])
+        covered[members] = True
         alive &= ~drop
         alive[v] = False
-    return GRAResult(selected=selected, coverage=int(covered.sum()), gains=gains)
+    return GRAResult(selected=selected, coverage=int(np.count_nonzero(covered)), gains=gains)
