@@ -198,6 +198,38 @@ def _add_symmetry_breaking(model: Model, b: np.ndarray) -> np.ndarray:
     return eq
 
 
+def _cnf_cost(b: np.ndarray, A: np.ndarray, t: np.ndarray, lam: int, w_f: int) -> int:
+    """Return ``w_f * |b| + lam * errors`` of the CNF whose clause o holds the columns b[o]."""
+    truth = ((A.astype(np.int64) @ b.T.astype(np.int64)) > 0).all(axis=1)
+    return w_f * int(b.sum()) + lam * int((truth != t).sum())
+
+
+def _initial_rules(A: np.ndarray, t: np.ndarray, k: int, lam: int, w_f: int) -> np.ndarray:
+    """Return a cheap first-partition warm start: the best of three feasible rule sets.
+
+    (a) every clause empty (the CNF is false everywhere), (b) every clause the
+    tautology ``x_0 OR NOT x_0`` (true everywhere), (c) greedy one-literal
+    clauses, each minimizing the errors of the CNF built so far.  Rows are in
+    non-increasing lexicographic order, so the start also satisfies symmetry breaking.
+    """
+    n, q = A.shape
+    m = q // 2
+    empty = np.zeros((k, q), dtype=bool)
+    tautology = empty.copy()
+    tautology[:, [0, m]] = True
+    greedy = empty.copy()
+    current = np.ones(n, dtype=bool)
+    for o in range(k):
+        candidate = current[:, None] & A                       # n x q: CNF after adding {j}
+        j = int(np.argmin((candidate != t[:, None]).sum(axis=0)))
+        greedy[o, j] = True
+        current = candidate[:, j]
+    options = [empty, tautology, greedy]
+    best = min(options, key=lambda b: _cnf_cost(b, A, t, lam, w_f))
+    order = sorted(range(k), key=lambda o: tuple(best[o].tolist()), reverse=True)
+    return best[order]
+
+
 def _hint(b_prior: np.ndarray, A: np.ndarray, t: np.ndarray, b: np.ndarray,
           eta: np.ndarray, z_vars: np.ndarray) -> dict[int, bool]:
     """Extend the prior rules to a complete feasible assignment of this partition."""
@@ -233,7 +265,8 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
     prior : RuleSet or bool ndarray of shape (n_rules, 2 * n_columns), optional
         The previous partition's rules: anchors replace the sparsity softs (§2.6)
         and ``Encoding.hint`` holds the prior extended to this partition (without a
-        prior, the hint is the trivial solution with every CNF clause empty).
+        prior, the hint is the cheapest of: all clauses empty, all clauses
+        tautologies, greedy one-literal clauses).
     symmetry_breaking : bool
         Add lexicographic-order clauses among the k rules (first partition only).
     max_clauses : int or None
@@ -308,12 +341,13 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
                         n_columns=m, error_vars=eta, scale=scale,
                         extra={"eta": eta, "z": z_vars, "target": t, "lambda": lam,
                                "feature_weight": w_f, "symmetry_breaking": sym})
-    # warm start: the prior extended to this partition, or (first partition) the trivial
-    # assignment with every clause empty, so an anytime engine starts from a feasible point
-    hint = _hint(np.zeros((k, 2 * m), dtype=bool) if b_prior is None else b_prior,
-                 A, t, b, eta, z_vars)
-    # all-empty rows are equal, so every prefix-equality auxiliary is true
-    hint.update(dict.fromkeys(lex.reshape(-1).tolist(), True))
+    # warm start: the prior extended to this partition, or (first partition) a cheap
+    # feasible rule set, so an anytime engine starts from (and keeps) a sensible point
+    start = _initial_rules(A, t, k, lam, w_f) if b_prior is None else b_prior
+    hint = _hint(start, A, t, b, eta, z_vars)
+    if lex.size:   # prefix-equality auxiliaries of the (lexicographically sorted) start rows
+        same = np.cumprod(start[:-1] == start[1:], axis=1).astype(bool)
+        hint.update(zip(lex.reshape(-1).tolist(), same.reshape(-1).tolist(), strict=True))
     return Encoding(model, layout, hint)
 
 

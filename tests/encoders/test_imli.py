@@ -149,11 +149,16 @@ def test_sizes_match_section_2_9_and_hint_is_feasible(data, prior_bits):
     t = (1 - y) if rule_type == "dnf" else y
     n0 = int((t == 0).sum())
     enc = encode_imli(X, y, k, rule_type, lam, w_f)
-    # without a prior the hint is the trivial solution (all clauses empty)
+    # without a prior the hint is a feasible rule set no worse than the trivial ones
+    # (every clause empty: lam * n1; every clause a tautology: 2k w_f + lam * n0)
     assert enc.model.evaluate(enc.hint)
-    assert not np.asarray([enc.hint[v] for v in enc.layout.use.reshape(-1)]).any()
-    assert enc.model.evaluate(
-        encode_imli(X, y, k, rule_type, lam, w_f, symmetry_breaking=True).hint)
+    assert enc.model.cost(enc.hint) <= min(lam * (n - n0), 2 * k * w_f + lam * n0)
+    hint_rules = enc.layout.rules_from_matrix(
+        np.asarray([enc.hint[v] for v in enc.layout.use.reshape(-1)]).reshape(k, -1))
+    hint_errors = int((hint_rules.evaluate(X) != y.astype(bool)).sum())
+    assert enc.model.cost(enc.hint) == w_f * hint_rules.n_literals + lam * hint_errors
+    sym_enc = encode_imli(X, y, k, rule_type, lam, w_f, symmetry_breaking=True)
+    assert sym_enc.model.evaluate(sym_enc.hint) and len(sym_enc.hint) == sym_enc.model.n_vars
     st_ = enc.model.stats()
     est = estimate_imli_size(n, m, k, n0)
     assert enc.model.n_vars == est["n_vars"] == k * 2 * m + n + k * n0
