@@ -522,6 +522,16 @@ def _offsets(lengths) -> np.ndarray:
     return offs
 
 
+def _read_block(stream, reader: _Reader, line: int, compressed: bool):
+    """Read the next block; a corrupt compressed file is an error naming the line reached."""
+    try:
+        return stream.read(_READ_BLOCK)
+    except (EOFError, lzma.LZMAError, OSError) as exc:
+        if not compressed or isinstance(exc, (FileNotFoundError, PermissionError)):
+            raise
+        raise reader.error(line, f"cannot decompress the file ({exc})") from None
+
+
 def _open(path_or_file: Any) -> tuple[IO[bytes] | IO[str], str, bool]:
     """Return ``(stream, name, owned)`` for a path (compressed by extension) or a file object."""
     if hasattr(path_or_file, "read"):
@@ -567,11 +577,12 @@ def read_wcnf(path: Any, *, max_vars: int = MAX_VARS) -> Model:
     """
     stream, name, owned = _open(path)
     reader = _Reader(name, max_vars)
+    compressed = isinstance(stream, (gzip.GzipFile, bz2.BZ2File, lzma.LZMAFile))
     line = 1
     carry = b""
     try:
         while True:
-            data = stream.read(_READ_BLOCK)
+            data = _read_block(stream, reader, line, compressed)
             if isinstance(data, str):
                 data = data.encode("utf-8", "surrogateescape")
             if not data:

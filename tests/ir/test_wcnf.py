@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
+import lzma
 import os
 import re
 from pathlib import Path
@@ -284,6 +286,22 @@ def test_malformed_input_names_file_and_line(text, line, fragment, tmp_path):
     assert found.group(1) == str(path)
     assert int(found.group(2)) == line
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_corrupt_compressed_file_is_a_value_error(suffix, tmp_path):
+    """A damaged or truncated compressed file is an EncodingError naming the file."""
+    path = tmp_path / f"broken.wcnf{suffix}"
+    path.write_bytes(b"this is not compressed data at all" * 10)
+    with pytest.raises(EncodingError, match=r"broken\.wcnf.*:1: cannot decompress"):
+        read_wcnf(path)
+    packed = tmp_path / f"cut.wcnf{suffix}"
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}[suffix]
+    with opener(packed, "wb") as fh:
+        fh.write(b"h 1 2 0\n" * 1000)
+    packed.write_bytes(packed.read_bytes()[:-20])
+    with pytest.raises(EncodingError, match="cannot decompress"):
+        read_wcnf(packed)
 
 
 def test_max_vars_is_configurable():
