@@ -28,7 +28,7 @@ from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
-_CHUNK_CELLS = 1 << 24  # rules x samples booleans evaluated at once by Candidates.cover
+_DENSE_CELLS = 1 << 22  # Candidates.cover evaluates densely up to this many rule-sample pairs
 
 
 def _fmt(value: float) -> str:
@@ -175,29 +175,65 @@ class Candidates:
     def cover(self, X) -> sp.csr_matrix:
         """Evaluate every rule on ``X``: a bool CSR matrix of shape (n_rules, n_samples).
 
-        Vectorised over samples (chunked so that at most ~16M booleans are live at once);
-        ``X`` is rounded to float32 first, exactly as the trees did.
+        ``X`` is rounded to float32 first, exactly as the trees did.  Small problems
+        (``n_rules * n_samples <= 2**22``) are evaluated densely, feature by feature.  Larger
+        ones sort each constrained feature once, so every interval condition is a contiguous
+        range of that order (``searchsorted``, vectorised over rules); a rule's cover is read
+        from its narrowest range and filtered by its other conditions, which costs about
+        ``n log n`` per feature plus the size of each rule's narrowest range instead of
+        ``n_rules x n_samples``.
         """
         X = np.asarray(X, dtype=np.float32).astype(np.float64)
         if X.ndim != 2 or X.shape[1] != self.lo.shape[1]:
             raise ValueError(f"X has shape {X.shape}, expected (n_samples, {self.lo.shape[1]})")
-        n_rules, n_samples = len(self), X.shape[0]
+        if np.isnan(X).any():
+            raise ValueError("X contains NaN: a rule's conditions are undefined on it")
+        columns = np.ascontiguousarray(X.T)  # one contiguous row per feature
+        if len(self) * X.shape[0] <= _DENSE_CELLS:
+            return self._cover_dense(columns)
+        return self._cover_sorted(columns)
+
+    def _cover_dense(self, columns):
+        inside = np.ones((len(self), columns.shape[1]), dtype=bool)
         constrained = np.isfinite(self.lo) | np.isfinite(self.hi)
-        features = [(f, np.flatnonzero(constrained[:, f])) for f in range(X.shape[1])]
-        features = [(f, rows) for f, rows in features if rows.size]
-        step = max(1, _CHUNK_CELLS // max(n_rules, 1))
-        blocks = []
-        for start in range(0, n_samples, step):
-            part = X[start:start + step]
-            inside = np.ones((n_rules, part.shape[0]), dtype=bool)
-            for f, rows in features:
-                column = part[:, f][None, :]
-                inside[rows] &= (column > self.lo[rows, f][:, None]) & (
-                    column <= self.hi[rows, f][:, None])
-            blocks.append(sp.csr_matrix(inside))
-        if not blocks:
-            return sp.csr_matrix((n_rules, 0), dtype=bool)
-        return sp.hstack(blocks, format="csr").astype(bool)
+        for f in np.flatnonzero(constrained.any(axis=0)):
+            rows = np.flatnonzero(constrained[:, f])
+            x = columns[f][None, :]
+            inside[rows] &= (x > self.lo[rows, f][:, None]) & (x <= self.hi[rows, f][:, None])
+        return sp.csr_matrix(inside)
+
+    def _cover_sorted(self, columns):
+        n_rules, n_samples = len(self), columns.shape[1]
+        constrained = np.isfinite(self.lo) | np.isfinite(self.hi)
+        # samples with lo < x <= hi are order[f, start:stop] of feature f
+        order = np.zeros(columns.shape, dtype=np.int64)
+        start = np.zeros(self.lo.shape, dtype=np.int64)
+        stop = np.zeros(self.lo.shape, dtype=np.int64)
+        for f in np.flatnonzero(constrained.any(axis=0)):
+            order[f] = np.argsort(columns[f], kind="stable")
+            ranked = columns[f][order[f]]
+            start[:, f] = np.searchsorted(ranked, self.lo[:, f], side="right")
+            stop[:, f] = np.searchsorted(ranked, self.hi[:, f], side="right")
+        span = np.where(constrained, stop - start, n_samples + 1)
+        narrowest = span.argmin(axis=1)
+        everything = np.arange(n_samples)
+        pieces = []
+        for rule in range(n_rules):
+            f = narrowest[rule]
+            if not constrained[rule, f]:
+                pieces.append(everything)
+                continue
+            hits = order[f, start[rule, f]:stop[rule, f]]
+            for g in np.flatnonzero(constrained[rule]):
+                if g != f and hits.size:
+                    x = columns[g, hits]
+                    hits = hits[(x > self.lo[rule, g]) & (x <= self.hi[rule, g])]
+            pieces.append(np.sort(hits))
+        indptr = np.zeros(n_rules + 1, dtype=np.int64)
+        indptr[1:] = np.cumsum([piece.size for piece in pieces])
+        indices = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+        return sp.csr_matrix((np.ones(indices.size, dtype=bool), indices, indptr),
+                             shape=(n_rules, n_samples))
 
 
 def _ensemble(miner, n_estimators, max_depth, learning_rate, random_state):

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer, load_iris
 
+from satrules import mining
 from satrules.mining import Candidates, MinedRule, mine_rules
 
 
@@ -67,9 +68,12 @@ def test_multiclass_gbdt_uses_every_class_trees_and_majority_labels():
         assert cands.support[r] == counts.sum()
 
 
-def test_interval_cover_equals_tree_cover_on_new_data(cancer):
+@pytest.mark.parametrize("dense_cells", [0, 1 << 22])
+def test_interval_cover_equals_tree_cover_on_new_data(cancer, monkeypatch, dense_cells):
     """Covers recomputed from the intervals on unseen data equal the covers given by the trees'
-    own leaf assignment (apply), also for values placed exactly on split thresholds."""
+    own leaf assignment (apply), also for values placed exactly on split thresholds; both the
+    dense and the sorted evaluation paths."""
+    monkeypatch.setattr(mining, "_DENSE_CELLS", dense_cells)
     from sklearn.ensemble import GradientBoostingClassifier
     X, y = cancer
     cands = mine_rules(X[:400], y[:400], n_estimators=10, max_depth=3, random_state=1)
@@ -175,3 +179,5 @@ def test_bad_arguments_raise():
     cands = mine_rules(X + np.arange(4)[:, None], [0, 1, 0, 1], n_estimators=1, max_depth=1)
     with pytest.raises(ValueError, match="shape"):
         cands.cover(np.zeros((3, 5)))
+    with pytest.raises(ValueError, match="NaN"):
+        cands.cover(np.full((3, 2), np.nan))
