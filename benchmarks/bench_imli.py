@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import subprocess
 import sys
 import time
@@ -103,6 +104,10 @@ def write_table(rows: list[dict], part: str, title: str, note: str = "") -> pd.D
     lines = [f"# {title}", ""]
     if note:
         lines += [note, ""]
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
+    lines += [f"Command: `python benchmarks/bench_imli.py {' '.join(sys.argv[1:])}`; machine load "
+              f"average when written (1/5/15 min): {load} on {os.cpu_count()} cores (the machine "
+              "is shared, so absolute times are inflated; ratios within a row share the load).", ""]
     cols = list(df.columns)
     lines.append("| " + " | ".join(cols) + " |")
     lines.append("|" + "---|" * len(cols))
