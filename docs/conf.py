@@ -107,7 +107,26 @@ class BenchmarkResults(Directive):
         return container.children
 
 
+_BARS = re.compile(r"(?<![\\`|])\|([^|\s`][^|`]*?)\|(?![_|])")
+
+
+def _escape_bars(app, what, name, obj, options, lines):
+    """Docstrings write set sizes as ``|A|``; keep them literal, not RST substitutions."""
+    for i, line in enumerate(lines):
+        if not line.lstrip().startswith(("|", "+")):
+            lines[i] = _BARS.sub(r"\\|\1\\|", line)
+
+
+def _skip_routing(app, what, name, obj, skip, options):
+    """scikit-learn's generated metadata-routing setters cite its own glossary: skip them."""
+    if name.startswith("set_") and name.endswith("_request"):
+        return True
+    return None
+
+
 def setup(app):
+    app.connect("autodoc-process-docstring", _escape_bars)
+    app.connect("autodoc-skip-member", _skip_routing)
     app.add_directive("satrules-cli", CLIHelp)
     app.add_directive("satrules-results", BenchmarkResults)
     return {"parallel_read_safe": True}
