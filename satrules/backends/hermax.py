@@ -15,8 +15,8 @@ Time limits (ALGORITHMS.md §10: most engines raise ``NotImplementedError`` on
 * incomplete engines (Loandra, Open-WBO-Inc, TT-Open-WBO-Inc) take hermax's
   own ``time_limit`` (they already run in a hermax worker process) and need one;
 * every other complete engine runs, when a limit is given, in a child process
-  of its own process group, killed at the limit (``UNKNOWN``: they report no
-  incumbent).  Without a limit they run in process.
+  killed at the limit (``UNKNOWN``: they report no incumbent; starting the
+  child costs about a second of the budget).  Without a limit they run in process.
 
 Incomplete engines can never claim ``OPTIMAL``: their OPTIMUM is downgraded to
 ``FEASIBLE`` (Open-WBO-Inc has been seen claiming OPTIMUM at cost 11 where the
@@ -180,8 +180,12 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], time_limit: float | None
 
 
 def _child_main(spec: EngineSpec, data: dict[str, Any], conn: Any) -> None:
-    """Child process entry: own process group (so grandchildren die with it), solve, send."""
-    os.setpgid(0, 0)
+    """Child process entry: solve in process, send the answer.
+
+    The child stays in its parent's process group: the engines that run here
+    start no processes of their own, and a portfolio member that killed its
+    group must take this child with it.
+    """
     try:
         conn.send(("ok", _run_engine(spec, data, None, False)))
     except Exception as exc:  # sent to the parent, which reports Status.ERROR
@@ -190,13 +194,50 @@ def _child_main(spec: EngineSpec, data: dict[str, Any], conn: Any) -> None:
         conn.close()
 
 
-def kill_process_tree(proc: Any) -> None:
-    """Kill a child started with its own process group, and reap it."""
-    if proc.pid is not None:
+def _descendants(pid: int) -> list[int]:
+    """Return the pids of all descendants of ``pid`` (Linux ``/proc``; empty elsewhere)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+    for entry in entries:
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
+            with open(f"/proc/{entry}/stat") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def kill_process_tree(proc: Any) -> None:
+    """Kill a child process, every process it started, and its group if it leads one; reap it.
+
+    The child is stopped first so that it starts nothing new while its
+    descendants are collected; descendants are found through ``/proc``
+    because some engines (hermax's incomplete ones) put their workers in a
+    session of their own, out of reach of a process-group kill.
+    """
+    pid = proc.pid
+    if pid is not None and proc.is_alive():
+        try:
+            os.kill(pid, signal.SIGSTOP)
+            for child in _descendants(pid):
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
-            pass  # the child had not yet made its own group, or is already gone
+            pass  # already gone
     if proc.is_alive():
         proc.kill()
     proc.join(5)

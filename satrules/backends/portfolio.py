@@ -1,0 +1,221 @@
+"""Portfolio backend: race several backends in separate processes on one model.
+
+Each member runs in a child process (multiprocessing ``spawn`` context) that
+first makes itself the leader of a new process group, so that engines which
+start processes of their own (hermax's incomplete engines) die with it.  The
+model travels pickled (our own object between our own processes).  The parent
+returns the first proven answer (``OPTIMAL`` or ``UNSATISFIABLE``) or, at the
+time limit, the cheapest incumbent any member reported, and kills every
+remaining process group before returning -- also when it is interrupted.
+Whatever a member sends back is re-verified on the original model with
+:func:`~satrules.ir.make_solution`.
+
+Timing: members get the time left until the shared deadline (minus a small
+margin for reporting) when they start, and the parent waits at most
+``time_limit + GRACE`` seconds in total.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from multiprocessing.connection import wait
+from typing import Any
+
+from satrules.backends.base import BackendBase
+from satrules.backends.hermax import kill_process_tree
+from satrules.exceptions import BackendError, EncodingError
+from satrules.ir import Model, Solution, Status, make_solution
+from satrules.ir.constraints import KINDS
+
+__all__ = ["PortfolioBackend", "DEFAULT_MEMBERS", "GRACE"]
+
+#: Members used when ``backends`` is not given (those installed are kept).
+DEFAULT_MEMBERS: tuple[Any, ...] = ("rc2", "cpsat", "highs", ("hermax", {"engine": "uwrmaxsat"}))
+#: Seconds the parent waits past the time limit for the members' last reports.
+GRACE = 1.5
+#: Seconds a member keeps in hand to pickle and send its answer.
+_REPORT_MARGIN = 0.3
+
+
+def _member_main(name: str, options: dict, deadline: float | None,
+                 seed: int | None, hint: Mapping | None, conn: Any) -> None:
+    """Child entry: own process group, read the model, solve, send a plain-data answer."""
+    os.setpgid(0, 0)
+    try:
+        from satrules.backends.registry import solve
+
+        model = pickle.loads(conn.recv_bytes())
+
+        limit = None
+        if deadline is not None:
+            limit = max(deadline - time.time() - _REPORT_MARGIN, 0.05)
+        sol = solve(model, backend=name, time_limit=limit, seed=seed, hint=hint, **options)
+        conn.send({"status": sol.status.value, "values": sol.values,
+                   "reported_cost": sol.reported_cost, "lower_bound": sol.lower_bound,
+                   "engine": sol.engine, "engine_version": sol.engine_version,
+                   "message": sol.message, "backend": sol.backend})
+    except Exception as exc:  # reported to the parent as this member's ERROR
+        conn.send({"status": Status.ERROR.value, "message": f"{type(exc).__name__}: {exc}"})
+    finally:
+        conn.close()
+
+
+def _send_quietly(conn: Any, payload: bytes) -> None:
+    try:
+        conn.send_bytes(payload)
+    except (OSError, ValueError):
+        pass  # the member was killed (or the pipe closed) before it read the model
+
+
+def _parse_members(backends: Sequence[Any] | None) -> list[tuple[str, dict]]:
+    from satrules.backends.registry import BACKENDS, get_backend
+
+    if backends is None:
+        members = []
+        for item in DEFAULT_MEMBERS:
+            name, opts = (item, {}) if isinstance(item, str) else item
+            try:
+                get_backend(name)
+            except BackendError:
+                continue
+            members.append((name, dict(opts)))
+        return members
+    members = []
+    for item in backends:
+        name, opts = (item, {}) if isinstance(item, str) else (item[0], dict(item[1]))
+        if name == "portfolio" or name not in BACKENDS:
+            raise EncodingError(f"portfolio member {name!r} is not a registered backend "
+                                "(and a portfolio cannot contain itself)")
+        get_backend(name)  # raises BackendUnavailableError with the install line
+        members.append((name, opts))
+    if not members:
+        raise EncodingError("portfolio needs at least one member backend")
+    return members
+
+
+class PortfolioBackend(BackendBase):
+    """Run several backends in parallel processes; keep the first proof or the best incumbent.
+
+    Parameters
+    ----------
+    backends : sequence, optional
+        Member backends: names or ``(name, options)`` pairs, e.g.
+        ``["rc2", ("hermax", {"engine": "cashwmaxsat"}), ("highs", {"graph": "pairwise"})]``.
+        Default: the installed ones among :data:`DEFAULT_MEMBERS`.
+
+    Attributes
+    ----------
+    last_pids : list of int
+        Process ids (= process-group ids) of the members of the last solve.
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); x = m.new_var("x"); m.add_soft([x], 1); m.add_soft([-x], 3)
+    >>> sol = PortfolioBackend(backends=["bruteforce"]).solve(m)
+    >>> sol.status.value, sol.cost, sol.backend
+    ('OPTIMAL', 1, 'portfolio')
+    """
+
+    name = "portfolio"
+    native = KINDS
+    install = "(built in; members need their own engines)"
+
+    def __init__(self, *, backends: Sequence[Any] | None = None) -> None:
+        super().__init__(backends=backends)
+        self.members = _parse_members(backends)
+        self.last_pids: list[int] = []
+
+    def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
+              hint: Mapping | None = None) -> Solution:
+        start = time.perf_counter()
+        deadline = None if time_limit is None else time.time() + time_limit
+        ctx = multiprocessing.get_context("spawn")
+        procs, conns = [], {}
+        self.last_pids = []
+        try:
+            payload = pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL)
+            for name, opts in self.members:
+                parent, child = ctx.Pipe(duplex=True)
+                # not daemonic: a daemonic member could not start processes of its own
+                # (the hermax backend runs some engines in a child); killed in `finally`
+                proc = ctx.Process(target=_member_main, daemon=False,
+                                   args=(name, opts, deadline, seed, hint, child))
+                proc.start()
+                child.close()
+                procs.append(proc)
+                conns[parent] = (name, opts)
+                self.last_pids.append(proc.pid)
+                # the model goes through the pipe from a thread: a large pickle blocks the
+                # writer until the child has started and reads it, and children start slowly
+                threading.Thread(target=_send_quietly, args=(parent, payload), daemon=True).start()
+            answers = self._collect(model, conns, deadline)
+        finally:
+            for proc in procs:
+                kill_process_tree(proc)
+            for conn in conns:
+                conn.close()
+        return self._choose(model, answers, time.perf_counter() - start, time_limit)
+
+    def _collect(self, model: Model, conns: dict, deadline: float | None) -> list[tuple]:
+        """Gather answers until one is proven, all have answered, or the deadline passes."""
+        answers: list[tuple] = []
+        pending = set(conns)
+        while pending:
+            timeout = None if deadline is None else max(deadline + GRACE - time.time(), 0.0)
+            ready = wait(list(pending), timeout)
+            if not ready:
+                break
+            for conn in ready:
+                pending.discard(conn)
+                name, _ = conns[conn]
+                try:
+                    raw = conn.recv()
+                except EOFError:
+                    raw = {"status": Status.ERROR.value, "message": "member process died"}
+                answers.append((name, raw))
+                if raw["status"] in (Status.OPTIMAL.value, Status.UNSATISFIABLE.value):
+                    return answers
+        return answers
+
+    def _choose(self, model: Model, answers: list[tuple], wall: float,
+                time_limit: float | None) -> Solution:
+        common = dict(backend=self.name, wall_time=wall,
+                      options={"backends": [[n, o] for n, o in self.members],
+                               "time_limit": time_limit})
+        checked = []
+        for name, raw in answers:
+            status = Status(raw["status"])
+            if status.is_feasible or status is Status.UNSATISFIABLE:
+                # re-verify in the parent: a member's answer is a claim like any engine's
+                sol = make_solution(model, status, raw["values"],
+                                    reported_cost=raw["reported_cost"],
+                                    lower_bound=raw["lower_bound"],
+                                    engine=f"{name}: {raw['engine']}",
+                                    engine_version=raw["engine_version"],
+                                    message=f"won by {name}", **common)
+                checked.append(sol)
+        proven = [s for s in checked if s.status in (Status.OPTIMAL, Status.UNSATISFIABLE)]
+        if proven:
+            return proven[0]
+        feasible = [s for s in checked if s.status.is_feasible]
+        notes = "; ".join(f"{n}: {r['status']} {r.get('message', '')}".strip()
+                          for n, r in answers)
+        if feasible:
+            best = min(feasible, key=lambda s: s.cost)
+            bounds = [s.lower_bound for s in checked if s.lower_bound is not None]
+            lower = max(bounds) if bounds else None
+            status = Status.OPTIMAL if lower == best.cost else Status.FEASIBLE
+            return make_solution(model, status, best.values, lower_bound=lower,
+                                 engine=best.engine, engine_version=best.engine_version,
+                                 message=f"best incumbent ({best.engine}); {notes}", **common)
+        errors = [r for _, r in answers if r["status"] == Status.ERROR.value]
+        status = Status.ERROR if errors and len(errors) == len(answers) == len(self.members) \
+            else Status.UNKNOWN
+        return make_solution(model, status, message=notes or "no member answered in time",
+                             **common)

@@ -1,0 +1,183 @@
+"""Tests of the portfolio backend: answers re-verified, first proof wins, no orphan processes."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from satrules.backends import registry
+from satrules.backends.hermax import HermaxBackend
+from satrules.backends.portfolio import GRACE, PortfolioBackend
+from satrules.exceptions import BackendUnavailableError, EncodingError
+from satrules.ir import Model, Status
+from tests.strategies import tiny_models
+
+needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
+                                  reason="hermax is not installed (pip install 'satrules[hermax]')")
+
+
+def _random_maxsat(n_vars: int, n_soft: int, seed: int = 1) -> Model:
+    rng = random.Random(seed)
+    m = Model()
+    m.new_vars("x", n_vars)
+    for _ in range(n_soft):
+        m.add_soft([rng.choice([1, -1]) * rng.randint(1, n_vars) for _ in range(3)],
+                   rng.randint(1, 5))
+    return m
+
+
+def _alive_in_groups(pgids: list[int]) -> list[int]:
+    """Return the pids of live (non-zombie) processes whose process group is one of ``pgids``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp in pgids and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie awaiting its reaper does not count)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def _all_gone(pids, wait: float = 2.0) -> bool:
+    """Whether every pid is gone, allowing ``wait`` seconds for SIGKILL to be delivered."""
+    end = time.monotonic() + wait
+    while any(_pid_alive(pid) for pid in pids):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@settings(max_examples=5, deadline=None)
+@given(model=tiny_models(max_vars=5))
+def test_portfolio_agrees_with_brute_force(model):
+    """A portfolio's verified answer has the brute-force optimum (members: bruteforce, rc2)."""
+    want = registry.solve(model, backend="bruteforce")
+    got = registry.solve(model, backend="portfolio", backends=["bruteforce", "rc2"],
+                         time_limit=30)
+    assert got.status.is_feasible == want.status.is_feasible
+    if want.status.is_feasible:
+        assert got.status is Status.OPTIMAL and got.cost == want.cost
+        assert model.evaluate(got.values)
+    else:
+        assert got.status is Status.UNSATISFIABLE
+
+
+def _descendants_of(pids: list[int]) -> set[int]:
+    """Return the live descendants of ``pids`` (through /proc parent links)."""
+    from satrules.backends.hermax import _descendants
+
+    return {child for pid in pids for child in _descendants(pid)}
+
+
+@needs_hermax
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+def test_first_proof_wins_and_no_orphans_remain():
+    """UWrMaxSat proves the optimum first; the slow members -- EvalMaxSAT with its engine child
+    and Loandra with hermax's worker in a session of its own -- are killed with everything they
+    started.  A sampler thread records the members' descendants during the race, so the test
+    also proves that such grandchildren existed (otherwise it would pin nothing)."""
+    model = _random_maxsat(90, 450)
+    backend = PortfolioBackend(backends=[("hermax", {"engine": "uwrmaxsat"}),
+                                         ("hermax", {"engine": "evalmaxsat"}),
+                                         ("hermax", {"engine": "loandra"})])
+    seen: set[int] = set()
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            seen.update(_descendants_of(list(backend.last_pids)))
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        sol = backend.solve(model, time_limit=60)
+    finally:
+        done.set()
+        sampler.join()
+    assert sol.status is Status.OPTIMAL
+    assert sol.cost == model.cost(sol.values)
+    assert len(backend.last_pids) == 3
+    assert seen, "no member had started a process of its own: the test pins nothing"
+    assert _all_gone(backend.last_pids)
+    assert _all_gone(seen)
+    assert _alive_in_groups(backend.last_pids) == []
+
+
+@needs_hermax
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+def test_time_limit_returns_best_incumbent_and_kills_everything():
+    """No member proves the optimum in 2 s: the answer comes within limit + GRACE + 1 s, is the
+    cheapest verified incumbent (or UNKNOWN), and every member process group is gone."""
+    model = _random_maxsat(120, 900)
+    backend = PortfolioBackend(backends=[("hermax", {"engine": "uwrmaxsat"}),
+                                         ("hermax", {"engine": "evalmaxsat"})])
+    t0 = time.perf_counter()
+    sol = backend.solve(model, time_limit=2.0)
+    assert time.perf_counter() - t0 < 2.0 + GRACE + 1.0
+    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN, Status.OPTIMAL)
+    if sol.status.is_feasible:
+        assert model.evaluate(sol.values) and sol.cost == model.cost(sol.values)
+    assert _all_gone(backend.last_pids)
+    assert _alive_in_groups(backend.last_pids) == []
+
+
+def test_unsat_is_a_proof():
+    """UNSATISFIABLE from a member ends the race as a proven answer."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_hard([x])
+    m.add_hard([-x])
+    sol = registry.solve(m, backend="portfolio", backends=["bruteforce"])
+    assert sol.status is Status.UNSATISFIABLE
+
+
+def test_member_errors_are_reported():
+    """A member that raises (bruteforce over 20 variables) gives Status.ERROR with its message."""
+    m = Model()
+    xs = m.new_vars("x", 25)
+    m.add_soft_units(xs, 1)
+    sol = registry.solve(m, backend="portfolio", backends=["bruteforce"], time_limit=20)
+    assert sol.status is Status.ERROR and "20 variables" in sol.message
+
+
+def test_members_are_validated():
+    """Unknown members and the portfolio itself are refused; missing engines name the install."""
+    with pytest.raises(EncodingError):
+        PortfolioBackend(backends=["nosuch"])
+    with pytest.raises(EncodingError):
+        PortfolioBackend(backends=["portfolio"])
+    with pytest.raises(EncodingError):
+        PortfolioBackend(backends=[])
+
+
+def test_missing_member_engine(monkeypatch):
+    """A member whose engine is absent raises BackendUnavailableError with the install line."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "highspy" else real(name, *a))
+    with pytest.raises(BackendUnavailableError, match=r"satrules\[highs\]"):
+        PortfolioBackend(backends=["highs"])
+    assert all(name != "highs" for name, _ in PortfolioBackend().members)
