@@ -155,3 +155,34 @@ def test_estimators_under_gridsearch_and_cross_validate(est, data):
     search = GridSearchCV(est, grid, cv=2, n_jobs=2).fit(X, y)
     assert search.best_params_["random_state"] in (0, 1)
     assert 0 <= search.best_score_ <= 1
+
+
+class _FakeTTY:
+    """A text stream that claims to be a terminal."""
+
+    def __init__(self):
+        self.parts = []
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.parts.append(text)
+
+    def flush(self):
+        pass
+
+
+def test_progress_bars_only_on_a_terminal_and_not_quiet():
+    """Bars go to the given stream (stderr by default) only when it is a TTY and not quiet."""
+    import io
+
+    from satrules._progress import progress, progress_enabled
+
+    items = [1, 2, 3]
+    assert progress(items, stream=io.StringIO()) is items           # pipe / file: no bar
+    assert progress(items, quiet=True, stream=_FakeTTY()) is items  # --quiet: no bar
+    tty = _FakeTTY()
+    assert progress_enabled(stream=tty)
+    assert list(progress(items, desc="sweep", stream=tty)) == items
+    assert "sweep" in "".join(tty.parts)

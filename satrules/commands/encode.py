@@ -51,7 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--positive", help="class the IMLI/IMLIB rules predict (default: the last "
                                       "class in sorted order; required with > 2 classes)")
     for flag, dest, kind, text in _FLAGS:
-        p.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text)
+        p.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text,
+                       metavar=flag.lstrip("-").upper().replace("-", "_"))
     p.add_argument("--random-state", type=int, default=0, help="seed of the rule mining (cdprl)")
     p.add_argument("--format", choices=["2022", "legacy"], default="2022",
                    help="WCNF dialect (default: MaxSAT Evaluation 2022)")

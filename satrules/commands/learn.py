@@ -122,7 +122,8 @@ def add_method_arguments(p: argparse.ArgumentParser, methods: Sequence[str] = tu
                    help="learning method")
     g = p.add_argument_group("method parameters (given only when set; see the estimators)")
     for flag, dest, kind, text in _PARAM_FLAGS:
-        g.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text)
+        g.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text,
+                       metavar=flag.lstrip("-").upper().replace("-", "_"))
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="any other estimator parameter; VALUE is read as JSON when it parses "
                         "(e.g. --param resolve=vote --param n_thresholds=8); repeatable")
