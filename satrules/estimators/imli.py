@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numbers
 
-from satrules.encoders.imli import decode_imli, encode_imli
+from satrules.encoders.imli import DEFAULT_MAX_CLAUSES, decode_imli, encode_imli
 from satrules.estimators._base import IncrementalRuleClassifier
 from satrules.rules import RuleSet
 
@@ -50,6 +50,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Shuffles the partitions and seeds the backends.
     multi_class : {"ovr", "error"}, default="ovr"
         One-vs-rest for more than two classes, or refuse them.
+    max_clauses : int or None, default=5_000_000
+        Refuse a partition whose encoding would exceed this many clauses
+        (:class:`~satrules.exceptions.ModelSizeError`, raised before building it,
+        with the estimate and what to reduce); ``None`` disables the guard.
 
     Attributes
     ----------
@@ -81,6 +85,14 @@ class IMLIClassifier(IncrementalRuleClassifier):
     >>> clf.predict(X).tolist()
     ['yes', 'no', 'no', 'yes']
 
+    Notes
+    -----
+    Determinism: with the same data, parameters, backend and an integer
+    ``random_state``, ``fit`` learns the same rules on every run (tested for
+    ``rc2``, which is deterministic, and ``cpsat``, which runs one worker with a
+    seed drawn from ``random_state``).  A ``time_limit`` makes results depend on
+    machine speed.
+
     References
     ----------
     Ghosh, B. & Meel, K. S. (2019). IMLI: An Incremental Framework for MaxSAT-Based
@@ -91,7 +103,8 @@ class IMLIClassifier(IncrementalRuleClassifier):
 
     def __init__(self, n_rules=1, rule_type="dnf", data_fidelity=10, feature_weight=1,
                  n_partitions=1, partition_size=None, n_thresholds=4, symmetry_breaking=False,
-                 backend="auto", time_limit=None, random_state=None, multi_class="ovr"):
+                 backend="auto", time_limit=None, random_state=None, multi_class="ovr",
+                 max_clauses=DEFAULT_MAX_CLAUSES):
         self.n_rules = n_rules
         self.rule_type = rule_type
         self.data_fidelity = data_fidelity
@@ -104,6 +117,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
         self.time_limit = time_limit
         self.random_state = random_state
         self.multi_class = multi_class
+        self.max_clauses = max_clauses
 
     def _check_params(self) -> None:
         if isinstance(self.n_rules, bool) or not isinstance(self.n_rules, numbers.Integral) \
@@ -115,11 +129,17 @@ class IMLIClassifier(IncrementalRuleClassifier):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
                 raise ValueError(f"{name} must be a positive number, got {value!r}")
+        if self.max_clauses is not None and (
+                isinstance(self.max_clauses, bool)
+                or not isinstance(self.max_clauses, numbers.Integral) or self.max_clauses < 1):
+            raise ValueError(f"max_clauses must be a positive integer or None, got "
+                             f"{self.max_clauses!r}")
 
     def _encode_partition(self, Xb, y, prior, rng):
         return encode_imli(Xb, y, n_rules=self.n_rules, rule_type=self.rule_type,
                            data_fidelity=self.data_fidelity, feature_weight=self.feature_weight,
-                           prior=prior, symmetry_breaking=self.symmetry_breaking)
+                           prior=prior, symmetry_breaking=self.symmetry_breaking,
+                           max_clauses=self.max_clauses)
 
     def _decode(self, encoding, solution) -> RuleSet:
         return decode_imli(encoding.layout, solution)

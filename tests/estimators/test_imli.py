@@ -260,6 +260,11 @@ def test_size_guard_reaches_the_user():
     y = rng.integers(0, 2, size=40_000)
     with pytest.raises(ModelSizeError, match="partition_size"):
         IMLIClassifier(n_rules=3, backend=ENGINES[0]).fit(X, y)
+    small_X, small_y = noisy_data(60)
+    with pytest.raises(ModelSizeError, match="max_clauses=100"):
+        IMLIClassifier(max_clauses=100, backend=ENGINES[0]).fit(small_X, small_y)
+    with pytest.raises(ValueError, match="max_clauses"):
+        IMLIClassifier(max_clauses=0).fit(small_X, small_y)
 
 
 def test_to_text_one_vs_rest():
