@@ -69,7 +69,7 @@ class MinedRule:
     label: int
     feature_names: tuple
     class_names: tuple
-    indicators: dict = field(default_factory=dict)
+    indicators: dict = field(default_factory=dict, hash=False)
     accuracy: float = float("nan")
     support: int = 0
 

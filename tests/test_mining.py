@@ -158,6 +158,7 @@ def test_rule_text_names_features_intervals_and_indicators():
                      {1: ("sex", "m"), 2: ("city", "paris")})
     assert str(rule) == "IF 1.5 < age <= 3 AND sex = m AND city != paris THEN no"
     assert str(MinedRule((), 1, ("a",), ("no", "yes"))) == "IF TRUE THEN yes"
+    assert len({rule, rule}) == 1  # hashable despite the indicators dict
 
 
 def test_string_labels_and_feature_names():
