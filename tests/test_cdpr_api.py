@@ -69,6 +69,8 @@ def test_hints():
     assert res.hint == [0, 2, 4] and res.coverage == 10
     with pytest.raises(ValueError, match="hint"):
         solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint="gdy")
+    with pytest.raises(ValueError, match="hint"):
+        solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint=[0, 7])
 
 
 def test_size_guard_is_reachable_through_the_api():

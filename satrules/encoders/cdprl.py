@@ -551,6 +551,9 @@ def hint_cdprl(layout: CDPRLLayout, selected: Any) -> dict[int, bool]:
     ``y`` of each group the mapped rules cover is set true.
     """
     sel = np.asarray(selected, dtype=np.int64).reshape(-1)
+    if sel.size and (sel.min() < 0 or sel.max() >= len(layout.position)):
+        raise EncodingError(f"hint rule indices must lie in 0..{len(layout.position) - 1}, "
+                            f"got {sel.min()}..{sel.max()}")
     pos = layout.position[sel] if sel.size else sel
     chosen = np.zeros(len(layout.rules), dtype=bool)
     chosen[pos[pos >= 0]] = True
