@@ -341,6 +341,8 @@ def plot_backend_comparison(tables: Any, backend_col: str | None = None,
                             time_col: str | None = None, title: str = "Backend comparison"):
     """Cactus plot from benchmark CSVs: per backend, solve times sorted against instances solved.
 
+    With a ``status`` column only proven runs (``OPTIMAL``/``UNSATISFIABLE``) count.
+
     Parameters
     ----------
     tables : DataFrame, path, or sequence of them
@@ -366,12 +368,16 @@ def plot_backend_comparison(tables: Any, backend_col: str | None = None,
     data = pd.concat(frames, ignore_index=True)
     backend_col = backend_col or _pick(data.columns, _BACKEND_COLUMNS, "backend")
     time_col = time_col or _pick(data.columns, _TIME_COLUMNS, "time")
+    solved = "instances"
+    if "status" in data.columns:  # a run counts only when it proved its answer
+        data = data[data["status"].astype(str).isin(["OPTIMAL", "UNSATISFIABLE"])]
+        solved = "instances solved to optimality"
     fig = Figure(figsize=(7, 5))
     ax = fig.add_subplot()
     for name, group in data.groupby(backend_col, sort=True):
         times = np.sort(pd.to_numeric(group[time_col], errors="coerce").dropna().to_numpy())
         ax.plot(np.arange(1, len(times) + 1), times, marker="o", markersize=3, label=str(name))
-    ax.set_xlabel("instances solved")
+    ax.set_xlabel(solved)
     ax.set_ylabel(f"{time_col} (s, sorted)")
     ax.set_yscale("log")
     ax.set_title(title)

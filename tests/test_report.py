@@ -166,3 +166,14 @@ def test_rules_text_names_classes():
     """Rules print with the class they predict and the default class."""
     est = _Fitted(RuleSet([[Literal(0)]], "dnf", 1), 1, classes=("ham", "spam"))
     assert report.rules_text(est) == "IF (x0 = 1)\nTHEN spam\nELSE ham"
+
+
+def test_backend_comparison_counts_only_proven_runs(tmp_path):
+    """With a status column, timed-out runs are not plotted as solved."""
+    path = tmp_path / "b.csv"
+    pd.DataFrame({"backend": ["rc2", "rc2", "cpsat"], "status": ["OPTIMAL", "UNKNOWN", "OPTIMAL"],
+                  "time_s": [0.1, 60.0, 0.2]}).to_csv(path, index=False)
+    fig = report.plot_backend_comparison(path)
+    lines = {line.get_label(): line.get_ydata().tolist() for line in fig.axes[0].lines}
+    assert lines == {"rc2": [0.1], "cpsat": [0.2]}
+    assert fig.axes[0].get_xlabel() == "instances solved to optimality"
