@@ -137,9 +137,8 @@ def _umask() -> int:
 
 def _write_stream(low: Model, fh: IO, format: str) -> None:
     binary = isinstance(fh, (io.RawIOBase, io.BufferedIOBase)) or "b" in getattr(fh, "mode", "")
-    emit = (lambda s: fh.write(s.encode("ascii"))) if binary else fh.write
-    for text in wcnf_chunks(low, format):
-        emit(text)
+    for data in _wcnf_bytes(low, format):
+        fh.write(data if binary else data.decode("ascii"))
 
 
 def wcnf_chunks(model: Model, format: str = "2022") -> Iterator[str]:
@@ -151,47 +150,162 @@ def wcnf_chunks(model: Model, format: str = "2022") -> Iterator[str]:
     >>> "".join(wcnf_chunks(m)).splitlines()[1]
     '1180591620717411303424 1 0'
     """
+    for data in _wcnf_bytes(model, format):
+        yield data.decode("ascii")
+
+
+def _wcnf_bytes(model: Model, format: str) -> Iterator[bytes]:
     if model.cardinalities or model.graphs:
         raise EncodingError("wcnf_chunks needs a lowered model; use write_wcnf")
     hard, soft = model.hard, model.soft
     nv = model.n_vars
     yield (f"c WCNF {format} written by satrules: {nv} variables, {len(hard)} hard, "
-           f"{len(soft)} soft clauses\n")
-    table = _literal_table(min(nv, _TABLE_LIMIT))
+           f"{len(soft)} soft clauses\n").encode()
     if format == "legacy":
         top = model.soft_weight_sum() + 1
-        yield f"p wcnf {nv} {len(hard) + len(soft)} {top}\n"
+        yield f"p wcnf {nv} {len(hard) + len(soft)} {top}\n".encode()
         hard_prefix = f"{top} "
     else:
         hard_prefix = "h "
-    yield from _render(hard, table, lambda s, e: hard_prefix)
+    limit = min(nv, _TABLE_LIMIT)
+    const = _const_cells(hard_prefix)
+    yield from _render(hard, limit, lambda s, e: hard_prefix, lambda s, e: const)
     weights = soft.weights
-    if len(weights) and weights.dtype != object and int(weights.max()) <= _TABLE_LIMIT:
+    if weights.dtype == object:
+        yield from _render(soft, limit, lambda s, e: _weight_strings(weights[s:e]), None)
+        return
+    if len(weights) and int(weights.max()) <= _TABLE_LIMIT:
         # small weights: one string per distinct value, looked up by index
         wtable = np.array([f"{w} " for w in range(int(weights.max()) + 1)], dtype=object)
-        yield from _render(soft, table, lambda s, e: wtable[weights[s:e]])
+        strings = lambda s, e: wtable[weights[s:e]]  # noqa: E731
     else:
-        yield from _render(soft, table, lambda s, e: _weight_strings(weights[s:e]))
+        strings = lambda s, e: _weight_strings(weights[s:e])  # noqa: E731
+    yield from _render(soft, limit, strings,
+                       lambda s, e: _cells(_int_bytes(weights[s:e], b" ")))
 
 
-_TABLE_CACHE: list[np.ndarray] = []  # the largest literal table built so far (immutable strs)
+# -- byte-matrix rendering ------------------------------------------------------------
+# A line is a row of uint64 cells: the prefix, one or more cells per literal (its text
+# and a space, zero-padded), and the terminator "0\n".  Zero bytes are then squeezed
+# out in one pass; text bytes are never zero.  Literal cells come from a cached table.
+_TERM = np.frombuffer(b"0\n".ljust(8, b"\0"), dtype=np.uint64)[0]
+_BYTE_CACHE: dict[str, np.ndarray] = {}
 
 
-def _literal_table(n: int) -> np.ndarray:
-    """Return an object array: entry ``lit + n`` is ``f"{lit} "`` for ``-n <= lit <= n``.
+def _int_bytes(values: np.ndarray, suffix: bytes) -> np.ndarray:
+    """Render int64 values as zero-padded rows of text + ``suffix`` (uint8, width % 8 == 0)."""
+    values = np.asarray(values, dtype=np.int64)
+    neg = values < 0
+    mag = np.abs(values)
+    n_dig = 1 + np.searchsorted(_POW10[1:], mag, side="right")
+    length = neg + n_dig + len(suffix)
+    width = max(8, -(-int(length.max(initial=1)) // 8) * 8)
+    out = np.zeros((len(values), width), dtype=np.uint8)
+    rows = np.arange(len(values))
+    out[rows[neg], 0] = ord("-")
+    last = neg + n_dig - 1
+    for j in range(int(n_dig.max(initial=1))):
+        active = n_dig > j
+        out[rows[active], last[active] - j] = ord("0") + mag[active] % 10
+        mag = mag // 10
+    for i, byte in enumerate(suffix):
+        out[rows, last + 1 + i] = byte
+    return out
 
-    The largest table built so far is kept and sliced, so repeated writes do
-    not rebuild hundreds of thousands of strings.
+
+def _cells(matrix: np.ndarray) -> np.ndarray:
+    """View a uint8 matrix whose width is a multiple of 8 as uint64 cells."""
+    return np.ascontiguousarray(matrix).view(np.uint64)
+
+
+def _const_cells(text: str) -> np.ndarray:
+    raw = text.encode()
+    return np.frombuffer(raw.ljust(-(-len(raw) // 8) * 8, b"\0"), dtype=np.uint64)[None, :]
+
+
+def _literal_cells(n: int) -> np.ndarray:
+    """Cells of ``f"{lit} "`` for ``-n <= lit <= n`` (row ``lit + n``), plus a zero row.
+
+    The largest table built so far is cached and sliced for smaller ``n``.
+    """
+    cached = _BYTE_CACHE.get("lit")
+    if cached is not None:
+        half = (len(cached) - 2) // 2
+        if half >= n:
+            rows = np.concatenate([cached[half - n : half + n + 1], cached[-1:]])
+            return rows
+    table = _cells(_int_bytes(np.arange(-n, n + 1, dtype=np.int64), b" "))
+    table = np.concatenate([table, np.zeros((1, table.shape[1]), dtype=np.uint64)])
+    table.setflags(write=False)
+    _BYTE_CACHE["lit"] = table
+    return table
+
+
+def _render(clauses: ClauseArray, limit: int, prefix_strings, prefix_cells) -> Iterator[bytes]:
+    """Yield the lines of ``clauses`` in chunks, without a Python loop per clause.
+
+    Chunks go through the byte-matrix path; chunks it cannot take (very uneven
+    clause lengths, weights beyond 64 bits) go through Python strings.
+    """
+    n = len(clauses)
+    table = _literal_cells(limit) if n else None
+    for s in range(0, n, _WRITE_CHUNK):
+        e = min(n, s + _WRITE_CHUNK)
+        offs = clauses.offsets[s : e + 1]
+        lits = clauses.lits[offs[0] : offs[-1]]
+        lens = np.diff(offs)
+        widest = int(lens.max())
+        fits = (prefix_cells is not None and (e - s) * widest <= 2 * len(lits) + 4 * (e - s)
+                and (not len(lits) or int(np.abs(lits).max()) <= limit))
+        if fits:
+            yield _render_cells(lits, lens, widest, table, limit, prefix_cells(s, e))
+        else:
+            yield _render_strings(lits, offs, lens, limit, prefix_strings(s, e))
+
+
+def _render_cells(lits, lens, widest, table, half, prefix) -> bytes:
+    n = len(lens)
+    per_lit = table.shape[1]
+    width = prefix.shape[1]
+    grid = np.empty((n, width + widest * per_lit + 1), dtype=np.uint64)
+    grid[:, :width] = prefix
+    if widest:
+        index = np.full((n, widest), len(table) - 1, dtype=np.int64)  # the zero row
+        if np.all(lens == widest):
+            index[:] = (lits + half).reshape(n, widest)
+        else:
+            row = np.repeat(np.arange(n), lens)
+            col = np.arange(len(lits)) - np.repeat(np.cumsum(lens) - lens, lens)
+            index[row, col] = lits + half
+        grid[:, width:-1] = table[index].reshape(n, widest * per_lit)
+    grid[:, -1] = _TERM
+    raw = grid.view(np.uint8).ravel()
+    return raw[raw != 0].tobytes()
+
+
+_TABLE_CACHE: dict[str, np.ndarray] = {}  # the largest literal tables built so far (immutable)
+
+
+def _literal_table(n: int) -> dict[str, np.ndarray]:
+    """Return ``{"lit": f"{lit} ", "end": f"{lit} 0\\n"}`` object arrays indexed by ``lit + n``.
+
+    The ``end`` table folds a clause's terminating ``0`` into its last literal,
+    so a 3-literal clause is 4 strings to join instead of 5.  The largest
+    tables built so far are kept and sliced, so repeated writes do not rebuild
+    hundreds of thousands of strings.
     """
     if _TABLE_CACHE:
-        big = _TABLE_CACHE[0]
-        half = (len(big) - 1) // 2
+        half = (len(_TABLE_CACHE["lit"]) - 1) // 2
         if half >= n:
-            return big[half - n : half + n + 1]
-    table = np.array([f"{lit} " for lit in range(-n, n + 1)], dtype=object)
-    table.setflags(write=False)
-    _TABLE_CACHE[:] = [table]
-    return table
+            return {k: t[half - n : half + n + 1] for k, t in _TABLE_CACHE.items()}
+    values = range(-n, n + 1)
+    tables = {"lit": np.array([f"{lit} " for lit in values], dtype=object),
+              "end": np.array([f"{lit} 0\n" for lit in values], dtype=object)}
+    for table in tables.values():
+        table.setflags(write=False)
+    _TABLE_CACHE.clear()
+    _TABLE_CACHE.update(tables)
+    return tables
 
 
 def _weight_strings(weights: np.ndarray) -> np.ndarray:
@@ -201,33 +315,40 @@ def _weight_strings(weights: np.ndarray) -> np.ndarray:
     return np.array([f"{w} " for w in uniq.tolist()], dtype=object)[inv]
 
 
-def _render(clauses: ClauseArray, table: np.ndarray, prefixes) -> Iterator[str]:
-    """Yield lines ``<prefix><lit> ... 0`` for chunks of clauses (numpy, no per-clause loop)."""
+def _render_strings(lits, offs, lens, limit, prefixes) -> bytes:
+    """Render one chunk with Python strings (any weights, any clause lengths)."""
+    tables = _literal_table(limit)
+    n = len(lens)
+    # one token per literal (the last one carries the 0) plus the prefix; "0\n" alone
+    # for an empty clause
+    count = 1 + np.maximum(lens, 1)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(count[:-1], out=starts[1:])
+    toks = np.empty(int(count.sum()), dtype=object)
+    is_lit = np.ones(len(toks), dtype=bool)
+    is_lit[starts] = False
+    empty = lens == 0
+    is_lit[starts[empty] + 1] = False
+    toks[starts] = prefixes
+    toks[starts[empty] + 1] = "0\n"
+    toks[is_lit] = _strings(lits, tables, "lit")
+    full = ~empty
+    last = offs[1:][full] - offs[0] - 1
+    toks[starts[full] + lens[full]] = _strings(lits[last], tables, "end")
+    return "".join(toks.tolist()).encode("ascii")
+
+
+def _strings(lits: np.ndarray, tables: dict[str, np.ndarray], kind: str) -> np.ndarray:
+    """Look the literals' strings up in ``tables[kind]`` (formatted directly beyond it)."""
+    table = tables[kind]
     half = (len(table) - 1) // 2
-    n = len(clauses)
-    for s in range(0, n, _WRITE_CHUNK):
-        e = min(n, s + _WRITE_CHUNK)
-        offs = clauses.offsets[s : e + 1]
-        lits = clauses.lits[offs[0] : offs[-1]]
-        lens = np.diff(offs)
-        line_start = (offs[:-1] - offs[0]) + 2 * np.arange(e - s)
-        toks = np.empty(len(lits) + 2 * (e - s), dtype=object)
-        is_lit = np.ones(len(toks), dtype=bool)
-        is_lit[line_start] = False
-        is_lit[line_start + lens + 1] = False
-        toks[line_start] = prefixes(s, e)
-        toks[line_start + lens + 1] = "0\n"
-        toks[is_lit] = _literal_strings(lits, table, half)
-        yield "".join(toks.tolist())
-
-
-def _literal_strings(lits: np.ndarray, table: np.ndarray, half: int) -> np.ndarray:
     big = np.abs(lits) > half
     if not big.any():
         return table[lits + half]
     out = np.empty(len(lits), dtype=object)
     out[~big] = table[lits[~big] + half]
-    out[big] = [f"{lit} " for lit in lits[big].tolist()]  # variables beyond the cached table
+    tail = " " if kind == "lit" else " 0\n"
+    out[big] = [f"{lit}{tail}" for lit in lits[big].tolist()]  # beyond the cached table
     return out
 
 
