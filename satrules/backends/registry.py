@@ -89,17 +89,45 @@ def available_backends(exclude: Iterable[str] = ()) -> list[str]:
     return names
 
 
+#: MaxSAT engines for clause-heavy models, fastest first (benchmarks/results/engines.md).
+_MAXSAT_ORDER = ("hermax", "rc2", "cpsat", "bruteforce")
+#: Engines for models with graph constraints (coverage-style), fastest first.
+_GRAPH_ORDER = ("highs", "cpsat", "hermax", "rc2", "bruteforce")
+#: Largest total soft weight each engine represents exactly (None: unbounded).
+_WEIGHT_LIMIT = {"highs": 2**53, "hermax": 2**63 - 1}
+
+
+def _usable(name: str, weight_sum: int) -> bool:
+    limit = _WEIGHT_LIMIT.get(name)
+    if limit is not None and weight_sum > limit:
+        return False
+    cls = _load(name)
+    return cls is not None and cls.available()
+
+
 def choose_backend(model: Model | None = None) -> str:
     """Return the backend ``"auto"`` uses for ``model``.
 
-    Rule: the first available of rc2, cpsat, bruteforce (registry order), skipping
-    backends that need configuration.
+    Rule:
+      models with a conflict graph (CDPRL-style: graph + cardinality + soft units)
+        -> highs, else cpsat, hermax, rc2, bruteforce;
+      all other models (clause-heavy MaxSAT: IMLI, IMLIB)
+        -> hermax (UWrMaxSat), else rc2, cpsat, bruteforce;
+      engines are skipped when not installed, and when the soft weights exceed what
+      they represent exactly (highs: 2**53, hermax: 2**63 - 1).
+      Evidence: benchmarks/results/engines.md (see docs/backends.md).
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); x = m.new_vars("x", 2); m.add_graph(x, [[0, 1]]); m.add_soft_units(x, 1)
+    >>> choose_backend(m) in available_backends()
+    True
     """
-    for name in BACKENDS:
-        if name in _NEEDS_CONFIG:
-            continue
-        cls = _load(name)
-        if cls is not None and cls.available():
+    has_graph = model is not None and bool(model.graphs)
+    weight_sum = model.soft_weight_sum() if model is not None else 0
+    for name in _GRAPH_ORDER if has_graph else _MAXSAT_ORDER:
+        if _usable(name, weight_sum):
             return name
     raise BackendUnavailableError("no backend is available; pip install python-sat ortools")
 

@@ -1,0 +1,101 @@
+"""Tests of ``backend="auto"``: the documented per-model rule, its fallbacks and the CLI."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from satrules.backends import registry
+from satrules.cli import main
+from satrules.ir import Model, Status
+from tests.strategies import tiny_models
+
+
+def _clause_model(weight: int = 1) -> Model:
+    m = Model()
+    xs = m.new_vars("x", 3)
+    m.add_hard(xs)
+    m.add_soft_units(-xs, weight)
+    return m
+
+
+def _graph_model(weight: int = 1) -> Model:
+    m = Model()
+    xs = m.new_vars("x", 3)
+    m.add_graph(xs, [[0, 1], [1, 2]])
+    m.add_cardinality(xs, "<=", 2)
+    m.add_soft_units(xs, weight)
+    return m
+
+
+@pytest.fixture
+def only(monkeypatch):
+    """Pretend that only the named backends are installed."""
+    real = registry._load
+
+    def use(*names):
+        def fake_load(name):
+            cls = real(name)
+            if cls is None or name in names:
+                return cls
+            return type(f"Missing{cls.__name__}", (cls,), {"available": classmethod(
+                lambda c: False)})
+        monkeypatch.setattr(registry, "_load", fake_load)
+    return use
+
+
+@pytest.mark.parametrize(("installed", "clause_pick", "graph_pick"), [
+    (("rc2", "cpsat", "highs", "hermax", "bruteforce"), "hermax", "highs"),
+    (("rc2", "cpsat", "bruteforce"), "rc2", "cpsat"),
+    (("rc2", "highs", "bruteforce"), "rc2", "highs"),
+    (("cpsat", "bruteforce"), "cpsat", "cpsat"),
+    (("bruteforce",), "bruteforce", "bruteforce"),
+])
+def test_rule_and_fallbacks(only, installed, clause_pick, graph_pick):
+    """Graph models go to highs, clause models to hermax, each falling back in the documented
+    order to what is installed."""
+    only(*installed)
+    assert registry.choose_backend(_clause_model()) == clause_pick
+    assert registry.choose_backend(_graph_model()) == graph_pick
+
+
+def test_auto_never_picks_configured_backends(only):
+    """wcnf and portfolio need configuration or are meta-backends: auto never picks them."""
+    only("wcnf", "portfolio", "bruteforce")
+    assert registry.choose_backend(_clause_model()) == "bruteforce"
+    assert registry.choose_backend(_graph_model()) == "bruteforce"
+
+
+def test_weights_beyond_an_engine_range_skip_it(only):
+    """Soft weights above 2**53 skip highs; above 2**63 - 1 skip hermax."""
+    only("rc2", "cpsat", "highs", "hermax", "bruteforce")
+    assert registry.choose_backend(_graph_model(2**53)) == "cpsat"
+    assert registry.choose_backend(_clause_model(2**62)) == "rc2"
+    assert registry.choose_backend(_clause_model(2**40)) == "hermax"
+
+
+def test_no_model_uses_the_maxsat_order(only):
+    """Without a model, auto answers for a clause model."""
+    only("rc2", "hermax")
+    assert registry.choose_backend() == "hermax"
+
+
+@settings(max_examples=25, deadline=None)
+@given(model=tiny_models(max_vars=6))
+def test_auto_agrees_with_brute_force(model):
+    """Whatever auto picks on this machine gives the brute-force optimum."""
+    want = registry.solve(model, backend="bruteforce")
+    got = registry.solve(model, backend="auto", time_limit=20)
+    assert got.backend == registry.choose_backend(model)
+    assert got.status.is_feasible == want.status.is_feasible
+    if want.status.is_feasible:
+        assert got.status is Status.OPTIMAL and got.cost == want.cost
+
+
+def test_cli_prints_the_rule(capsys):
+    """`satrules backends` shows the rule text and what auto picks here for both model kinds."""
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    assert "auto rule:" in out and "conflict graph" in out and "engines.md" in out
+    assert f"clauses + soft: {registry.choose_backend(_clause_model())}" in out
+    assert f"with a conflict graph: {registry.choose_backend(_graph_model())}" in out
