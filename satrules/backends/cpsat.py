@@ -4,8 +4,10 @@ Mapping (ALGORITHMS.md §1 and §9):
 
 * hard clause -> ``add_bool_or``; an empty hard clause makes the model infeasible;
 * soft unit ``(lit, w)`` -> objective term ``w * not(lit)``; a non-unit soft
-  clause ``(C, w)`` -> a fresh bool ``r``, ``add_bool_or(C + [r])`` and the term
-  ``w * r``; an empty soft clause is a constant cost;
+  clause ``(C, w)`` -> a fresh bool ``r`` with ``r <-> not C`` (``add_bool_or(C + [r])``
+  and ``add_bool_and(not C).only_enforce_if(r)``) and the term ``w * r``, so the
+  objective of every incumbent equals its IR cost; an empty soft clause is a
+  constant cost;
 * cardinality -> ``add_at_most_one`` / ``add_exactly_one`` when the bound is 1
   over distinct variables, a linear constraint otherwise;
 * graph -> lowered to at-most-one constraints over a greedy clique cover of
@@ -225,7 +227,12 @@ def _build(lowered: Model, weights: list[int]) -> tuple[Any, list, int]:
             coeffs.append(weight)
         else:
             relax = cp.new_bool_var("")
-            cp.add_bool_or([lit(code) for code in flat[a:b]] + [relax])
+            lits = [lit(code) for code in flat[a:b]]
+            cp.add_bool_or([*lits, relax])
+            # relax <-> clause falsified: without the reverse direction an incumbent cut by
+            # the time limit may pay for satisfied clauses, and its objective would exceed
+            # the IR cost (a spurious cost mismatch)
+            cp.add_bool_and([x.Not() for x in lits]).only_enforce_if(relax)
             terms.append(relax)
             coeffs.append(weight)
     if terms:

@@ -100,9 +100,10 @@ def test_fixed_seed_one_worker_is_deterministic():
 
 
 def test_time_limit_feasible_with_bound():
-    """Cut by the time limit, CP-SAT returns FEASIBLE with lower bound <= cost."""
+    """Cut by a (deterministic, so load-independent) limit, CP-SAT returns FEASIBLE with
+    its proven bound below the cost."""
     model = hard_model()
-    sol = solve(model, backend="cpsat", time_limit=0.5)
+    sol = solve(model, backend="cpsat", max_deterministic_time=0.5)
     assert sol.status is Status.FEASIBLE
     assert sol.lower_bound is not None and sol.lower_bound < sol.cost
 
@@ -129,3 +130,22 @@ def test_cardinality_with_repeated_and_complementary_literals():
     m2.add_cardinality([y, -y], "==", 1)
     m2.add_soft([y], 1)
     assert solve(m2, backend="cpsat").cost == 0
+
+
+def test_incumbent_objective_equals_ir_cost_with_non_unit_softs():
+    """Regression: with non-unit soft clauses an incumbent cut by the time limit used to
+    pay for relaxation literals of satisfied clauses, so CP-SAT's objective exceeded the IR
+    cost and make_solution raised "engine reported cost ...".  Now r <-> not C is exact."""
+    rng = np.random.default_rng(2)
+    n = 150
+    m = Model()
+    m.new_vars("x", n)
+    vars3 = np.argsort(rng.random((2 * n, n)), axis=1)[:, :3] + 1
+    m.add_clauses(vars3 * rng.choice([-1, 1], size=(2 * n, 3)))
+    pairs = np.argsort(rng.random((2 * n, n)), axis=1)[:, :2] + 1
+    m.add_soft_clauses(pairs * rng.choice([-1, 1], size=(2 * n, 2)),
+                       rng.integers(1, 101, size=2 * n))
+    for limit in (0.05, 0.2, 1.0):  # deterministic seconds: same incumbents under any load
+        sol = solve(m, backend="cpsat", max_deterministic_time=limit, seed=0)
+        assert sol.status is Status.FEASIBLE
+        assert sol.reported_cost == sol.cost == m.cost(sol.values)

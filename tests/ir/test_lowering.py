@@ -96,12 +96,33 @@ def test_distinct_literal_counts_are_binomial_sums(n, k):
 
 
 def test_choose_card_encoding_rule():
-    """The auto rule: pairwise for at-most-one over <= 5 literals, seqcounter for larger
-    at-most-one, a totalizer-family encoding for larger bounds (bench_cardinality.py)."""
+    """The auto rule (bench_cardinality.py): pairwise for at-most/exactly-one over <= 5
+    literals, seqcounter up to an effective bound of 5 (min(k, N-k) for >= and ==),
+    kmtotalizer above."""
     assert choose_card_encoding(5, 1) == "pairwise"
+    assert choose_card_encoding(5, 1, "==") == "pairwise"
+    assert choose_card_encoding(5, 1, ">=") == "seqcounter"
     assert choose_card_encoding(6, 1) == "seqcounter"
-    assert choose_card_encoding(50, 1) == "seqcounter"
-    assert choose_card_encoding(20, 5) in CARD_ENCODINGS
+    assert choose_card_encoding(1000, 5) == "seqcounter"
+    assert choose_card_encoding(1000, 6) == "kmtotalizer"
+    assert choose_card_encoding(1000, 997, ">=") == "seqcounter"
+    assert choose_card_encoding(1000, 500, "==") == "kmtotalizer"
+
+
+def test_auto_encoding_is_no_larger_than_the_worst():
+    """Sanity on sizes: auto never picks an encoding more than 1.5x the smallest one, for
+    the grid the benchmark measured (the rule's claim, checked on clause counts)."""
+    for n, op, k in [(10, "<=", 1), (50, "==", 1), (200, "<=", 2), (200, "<=", 50),
+                     (50, ">=", 48), (50, ">=", 2), (60, "==", 30)]:
+        sizes = {}
+        for enc in ("seqcounter", "kmtotalizer", "totalizer", "mtotalizer", "cardnetwrk",
+                    "sortnetwrk"):
+            m = Model()
+            m.add_cardinality(m.new_vars("x", n), op, k)
+            sizes[enc] = len(lower_cardinality(m, enc).hard)
+        m = Model()
+        m.add_cardinality(m.new_vars("x", n), op, k)
+        assert len(lower_cardinality(m, "auto").hard) <= 1.5 * min(sizes.values()), (n, op, k)
 
 
 def test_lowering_leaves_the_input_untouched():
