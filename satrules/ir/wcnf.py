@@ -356,8 +356,6 @@ def _strings(lits: np.ndarray, tables: dict[str, np.ndarray], kind: str) -> np.n
 _INT_RE = re.compile(rb"-?[0-9]+\Z")
 _ALLOWED = np.zeros(256, dtype=bool)
 _ALLOWED[[ord(c) for c in "0123456789- \t\r\nh"]] = True
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[[ord(c) for c in " \t\r\n\v\f"]] = True
 _POW10 = 10 ** np.arange(19, dtype=np.int64)
 _MAX_DIGITS = 4000  # below Python's int-from-string limit (4300 digits)
 
@@ -430,7 +428,8 @@ class _Reader:
         if counts[~_ALLOWED].any():
             return None
         # +1 where a token ends, -1 where one starts (one pass over the bytes)
-        edge = np.diff(_SPACE[arr].view(np.int8), prepend=np.int8(1), append=np.int8(1))
+        space = arr <= ord(" ")  # the only allowed bytes up to 32 are the white spaces
+        edge = np.diff(space.view(np.int8), prepend=np.int8(1), append=np.int8(1))
         starts = np.flatnonzero(edge == -1)
         ends = np.flatnonzero(edge == 1)
         n_tok = len(starts)
