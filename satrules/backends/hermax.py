@@ -31,6 +31,7 @@ import importlib
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -179,19 +180,27 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], time_limit: float | None
             close()
 
 
-def _child_main(spec: EngineSpec, data: dict[str, Any], conn: Any) -> None:
-    """Child process entry: solve in process, send the answer.
+def _child_main(spec: EngineSpec, conn: Any) -> None:
+    """Child process entry: read the clauses, solve in process, send the answer.
 
     The child stays in its parent's process group: the engines that run here
     start no processes of their own, and a portfolio member that killed its
     group must take this child with it.
     """
     try:
+        data = conn.recv()
         conn.send(("ok", _run_engine(spec, data, None, False)))
     except Exception as exc:  # sent to the parent, which reports Status.ERROR
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
+
+
+def _send_quietly(conn: Any, payload: Any) -> None:
+    try:
+        conn.send(payload)
+    except (OSError, ValueError):
+        pass  # the child was killed (or the pipe closed) before it read everything
 
 
 def _descendants(pid: int) -> list[int]:
@@ -245,13 +254,19 @@ def kill_process_tree(proc: Any) -> None:
 
 def _run_in_child(spec: EngineSpec, data: dict[str, Any], time_limit: float
                   ) -> tuple[str, Any]:
-    """Run the engine in a child process; kill its process group at the limit."""
+    """Run the engine in a child process; kill it (and all it started) at the limit.
+
+    The clauses go through the pipe from a thread: a large payload would block
+    the writer until the child has started and reads it, and a slow start must
+    not push the answer past the limit.
+    """
     ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(spec, data, child), daemon=True)
+    parent, child = ctx.Pipe(duplex=True)
+    proc = ctx.Process(target=_child_main, args=(spec, child), daemon=True)
     deadline = time.monotonic() + time_limit
     proc.start()
     child.close()
+    threading.Thread(target=_send_quietly, args=(parent, data), daemon=True).start()
     try:
         if parent.poll(max(deadline - time.monotonic(), 0.0)):
             try:
