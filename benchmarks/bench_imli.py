@@ -274,13 +274,13 @@ def _timed_fit(clf, X, y):
     return time.perf_counter() - start
 
 
-def part_b(datasets, quick=False, max_l=4):
+def part_b(datasets, quick=False, max_l=4, n_splits=None):
     """Seed 002 Tables 2-3: per split and configuration IMLI, then IMLIB with the best l."""
     from satrules.estimators.imli import IMLIClassifier
     from satrules.estimators.imlib import IMLIBClassifier
 
     backend = "rc2" if "rc2" in available_backends() else "auto"
-    seeds = range(2) if quick else range(10)
+    seeds = range(n_splits if n_splits is not None else (2 if quick else 10))
     configs = [(k, lam, lp) for k in (1, 2, 3) for lam in ((10,) if quick else (5, 10))
                for lp in ((16,) if quick else (8, 16))]
     runs = []
@@ -421,6 +421,8 @@ def main(argv=None) -> int:
     parser.add_argument("--parts", default="a,a2,b,c,sym")
     parser.add_argument("--quick", action="store_true", help="fewer settings (bounded run)")
     parser.add_argument("--datasets", default=",".join(DATASETS))
+    parser.add_argument("--splits", type=int, default=None,
+                        help="part b: number of random splits (default 10, or 2 with --quick)")
     args = parser.parse_args(argv)
     parts = args.parts.split(",")
     datasets = args.datasets.split(",")
@@ -430,7 +432,8 @@ def main(argv=None) -> int:
     if "a2" in parts:
         part_a2(datasets[:4] if args.quick else datasets)
     if "b" in parts:
-        part_b([d for d in datasets if d != "credit"] if args.quick else datasets, args.quick)
+        part_b([d for d in datasets if d != "credit"] if args.quick else datasets, args.quick,
+               n_splits=args.splits)
     limit = 5.0 if args.quick else 10.0
     if "c" in parts:
         part_c(datasets, quick=args.quick, timeout=limit)
