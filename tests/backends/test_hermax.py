@@ -241,3 +241,15 @@ def test_missing_package_error(monkeypatch):
         registry.solve(_fixture_model(), backend="hermax")
     with pytest.raises(BackendUnavailableError, match=r"satrules\[hermax\]"):
         HermaxBackend().solve(_fixture_model())
+
+
+@needs_hermax
+@pytest.mark.parametrize("engine", ["uwrmaxsat", "cashwmaxsat"])
+def test_same_input_same_answer(engine):
+    """Without a time limit the engines are deterministic: the same model gives the same
+    assignment twice (docs/backends.md, determinism)."""
+    m = _random_maxsat(40, 200, seed=5)
+    a = registry.solve(m, backend="hermax", engine=engine)
+    b = registry.solve(m, backend="hermax", engine=engine)
+    assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
+    assert np.array_equal(a.values, b.values)
