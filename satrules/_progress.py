@@ -1,21 +1,45 @@
 """Progress bars on stderr for long work (IMLI partitions, sweeps, large encodings).
 
 Bars are drawn with :mod:`tqdm` when it is installed, only when stderr is a
-terminal, and never when the caller asked for quiet output.  Everywhere else
-:func:`progress` hands the iterable back unchanged, so wrapping a loop costs
-nothing in tests, pipes and CI logs.
+terminal, and never when the caller asked for quiet output — either by passing
+``quiet=True`` or, for loops deep inside library code (IMLI partitions), by
+running inside :func:`quiet_progress` (what the CLI's ``--quiet`` does).
+Everywhere else :func:`progress` hands the iterable back unchanged, so wrapping
+a loop costs nothing in tests, pipes and CI logs.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib.util
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-__all__ = ["progress", "progress_enabled"]
+__all__ = ["progress", "progress_enabled", "quiet_progress"]
 
 T = TypeVar("T")
+
+# set by quiet_progress(); a context variable, so threads and tasks do not leak it
+_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("satrules_quiet", default=False)
+
+
+@contextlib.contextmanager
+def quiet_progress(quiet: bool = True) -> Iterator[None]:
+    """Disable (or, with ``quiet=False``, leave enabled) every bar drawn inside the block.
+
+    Examples
+    --------
+    >>> with quiet_progress():
+    ...     progress_enabled()
+    False
+    """
+    token = _QUIET.set(quiet or _QUIET.get())
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
 
 
 def progress_enabled(quiet: bool = False, stream=None) -> bool:
@@ -38,7 +62,7 @@ def progress_enabled(quiet: bool = False, stream=None) -> bool:
     >>> progress_enabled(quiet=True)
     False
     """
-    if quiet:
+    if quiet or _QUIET.get():
         return False
     stream = sys.stderr if stream is None else stream
     isatty = getattr(stream, "isatty", None)

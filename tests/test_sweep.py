@@ -177,7 +177,7 @@ def test_progress_bars_only_on_a_terminal_and_not_quiet():
     """Bars go to the given stream (stderr by default) only when it is a TTY and not quiet."""
     import io
 
-    from satrules._progress import progress, progress_enabled
+    from satrules._progress import progress, progress_enabled, quiet_progress
 
     items = [1, 2, 3]
     assert progress(items, stream=io.StringIO()) is items           # pipe / file: no bar
@@ -186,3 +186,6 @@ def test_progress_bars_only_on_a_terminal_and_not_quiet():
     assert progress_enabled(stream=tty)
     assert list(progress(items, desc="sweep", stream=tty)) == items
     assert "sweep" in "".join(tty.parts)
+    with quiet_progress():                                         # CLI --quiet around a fit
+        assert progress(items, stream=_FakeTTY()) is items
+    assert progress_enabled(stream=_FakeTTY())                     # restored afterwards

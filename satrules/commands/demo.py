@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satrules._progress import progress
+    from satrules._progress import progress, quiet_progress
     from satrules.commands.learn import fit_and_score, format_table, make_estimator, split
     from satrules.report import rules_text
 
@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         if args.backend:
             params["backend"] = args.backend
         est.set_params(**{k: v for k, v in params.items() if k in accepted})
-        row = fit_and_score(est, X_train, y_train, X_test, y_test)
+        with quiet_progress(args.quiet):
+            row = fit_and_score(est, X_train, y_train, X_test, y_test)
         rows.append({"method": method, **row})
         fitted[method] = est
     print(format_table(rows, _COLUMNS))

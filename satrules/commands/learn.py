@@ -221,6 +221,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from satrules import serialization
+    from satrules._progress import quiet_progress
     from satrules.report import rules_text
 
     X, y = read_table(args.data, args.target)
@@ -229,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
     if "random_state" in est.get_params() and "random_state" not in params:
         est.set_params(random_state=args.random_state)
     X_train, X_test, y_train, y_test = split(X, y, args.test_size, args.random_state)
-    row = fit_and_score(est, X_train, y_train, X_test, y_test)
+    with quiet_progress(args.quiet):
+        row = fit_and_score(est, X_train, y_train, X_test, y_test)
     print(rules_text(est))
     print()
     print(format_table([{"metric": k, "value": v} for k, v in row.items()],
