@@ -115,7 +115,7 @@ def save(rows: list[dict], quick: bool, argv: list[str]) -> None:
     lines = [
         "# WCNF write/read rates",
         "",
-        f"Command: `python benchmarks/bench_wcnf.py {' '.join(argv)}`".replace(" `", "`"),
+        "Command: `" + " ".join(["python benchmarks/bench_wcnf.py", *argv]) + "`",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, "
         f"numpy {np.__version__}; one process, single-threaded; best of the repeats; "
         "files on local disk; write time includes lowering and the atomic rename, read "

@@ -64,7 +64,7 @@ FORMATS = ("2022", "legacy")
 MAX_VARS = 2**31 - 1
 
 _WRITE_CHUNK = 1 << 16  # clauses per rendered chunk
-_TABLE_LIMIT = 1 << 19  # literal strings cached per write: |lit| <= this
+_TABLE_LIMIT = 1 << 20  # literal cells cached for |lit| <= this (16 MiB)
 _READ_BLOCK = 1 << 20  # bytes per read block
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -164,32 +164,24 @@ def _wcnf_bytes(model: Model, format: str) -> Iterator[bytes]:
     if format == "legacy":
         top = model.soft_weight_sum() + 1
         yield f"p wcnf {nv} {len(hard) + len(soft)} {top}\n".encode()
-        hard_prefix = f"{top} "
+        hard_prefix = _text_cells([f"{top} ".encode()])
     else:
-        hard_prefix = "h "
+        hard_prefix = _text_cells([b"h "])
     limit = min(nv, _TABLE_LIMIT)
-    const = _const_cells(hard_prefix)
-    yield from _render(hard, limit, lambda s, e: hard_prefix, lambda s, e: const)
+    table = _literal_cells(limit) if len(hard) or len(soft) else None
+    yield from _render(hard, table, limit, lambda s, e: hard_prefix)
     weights = soft.weights
-    if weights.dtype == object:
-        yield from _render(soft, limit, lambda s, e: _weight_strings(weights[s:e]), None)
-        return
-    if len(weights) and int(weights.max()) <= _TABLE_LIMIT:
-        # small weights: one string per distinct value, looked up by index
-        wtable = np.array([f"{w} " for w in range(int(weights.max()) + 1)], dtype=object)
-        strings = lambda s, e: wtable[weights[s:e]]  # noqa: E731
-    else:
-        strings = lambda s, e: _weight_strings(weights[s:e])  # noqa: E731
-    yield from _render(soft, limit, strings,
-                       lambda s, e: _cells(_int_bytes(weights[s:e], b" ")))
+    yield from _render(soft, table, limit, lambda s, e: _weight_cells(weights[s:e]))
 
 
-# -- byte-matrix rendering ------------------------------------------------------------
-# A line is a row of uint64 cells: the prefix, one or more cells per literal (its text
-# and a space, zero-padded), and the terminator "0\n".  Zero bytes are then squeezed
-# out in one pass; text bytes are never zero.  Literal cells come from a cached table.
+# -- byte-cell rendering ----------------------------------------------------------------
+# Every token (a clause's prefix, each literal, the terminator) is rendered as text
+# followed by its separator and zero-padded to whole uint64 "cells"; a chunk of lines is
+# a matrix of cells, and squeezing out the zero bytes in one pass gives the text (text
+# bytes are never zero).  Literal cells come from a cached table, so writing is a few
+# numpy gathers and copies per chunk, with no Python loop per clause or literal.
 _TERM = np.frombuffer(b"0\n".ljust(8, b"\0"), dtype=np.uint64)[0]
-_BYTE_CACHE: dict[str, np.ndarray] = {}
+_CELL_CACHE: dict[int, np.ndarray] = {}  # the largest literal table built so far
 
 
 def _int_bytes(values: np.ndarray, suffix: bytes) -> np.ndarray:
@@ -218,138 +210,71 @@ def _cells(matrix: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(matrix).view(np.uint64)
 
 
-def _const_cells(text: str) -> np.ndarray:
-    raw = text.encode()
-    return np.frombuffer(raw.ljust(-(-len(raw) // 8) * 8, b"\0"), dtype=np.uint64)[None, :]
+def _text_cells(texts: list[bytes]) -> np.ndarray:
+    """Cells of arbitrary byte strings (numpy pads fixed-width bytes with zeros)."""
+    width = max(8, -(-max(len(t) for t in texts) // 8) * 8)
+    raw = np.array(texts, dtype=f"S{width}")
+    return raw.view(np.uint8).reshape(len(texts), width).view(np.uint64)
+
+
+def _weight_cells(weights: np.ndarray) -> np.ndarray:
+    if weights.dtype == object:  # beyond 64 bits: Python formats each weight
+        return _text_cells([b"%d " % int(w) for w in weights.tolist()])
+    return _cells(_int_bytes(weights, b" "))
 
 
 def _literal_cells(n: int) -> np.ndarray:
-    """Cells of ``f"{lit} "`` for ``-n <= lit <= n`` (row ``lit + n``), plus a zero row.
+    """Cells of ``f"{lit} "`` for ``-n <= lit <= n`` (row ``lit + n``).
 
     The largest table built so far is cached and sliced for smaller ``n``.
     """
-    cached = _BYTE_CACHE.get("lit")
-    if cached is not None:
-        half = (len(cached) - 2) // 2
+    for half, table in _CELL_CACHE.items():
         if half >= n:
-            rows = np.concatenate([cached[half - n : half + n + 1], cached[-1:]])
-            return rows
+            return table[half - n : half + n + 1]
     table = _cells(_int_bytes(np.arange(-n, n + 1, dtype=np.int64), b" "))
-    table = np.concatenate([table, np.zeros((1, table.shape[1]), dtype=np.uint64)])
     table.setflags(write=False)
-    _BYTE_CACHE["lit"] = table
+    _CELL_CACHE.clear()
+    _CELL_CACHE[n] = table
     return table
 
 
-def _render(clauses: ClauseArray, limit: int, prefix_strings, prefix_cells) -> Iterator[bytes]:
-    """Yield the lines of ``clauses`` in chunks, without a Python loop per clause.
-
-    Chunks go through the byte-matrix path; chunks it cannot take (very uneven
-    clause lengths, weights beyond 64 bits) go through Python strings.
-    """
+def _render(clauses: ClauseArray, table, half: int, prefix_cells) -> Iterator[bytes]:
+    """Yield the lines of ``clauses`` in chunks of ``_WRITE_CHUNK`` clauses."""
     n = len(clauses)
-    table = _literal_cells(limit) if n else None
     for s in range(0, n, _WRITE_CHUNK):
         e = min(n, s + _WRITE_CHUNK)
         offs = clauses.offsets[s : e + 1]
         lits = clauses.lits[offs[0] : offs[-1]]
-        lens = np.diff(offs)
-        widest = int(lens.max())
-        fits = (prefix_cells is not None and (e - s) * widest <= 2 * len(lits) + 4 * (e - s)
-                and (not len(lits) or int(np.abs(lits).max()) <= limit))
-        if fits:
-            yield _render_cells(lits, lens, widest, table, limit, prefix_cells(s, e))
+        if len(lits) and int(np.abs(lits).max()) > half:  # beyond the table: render directly
+            lit = _cells(_int_bytes(lits, b" "))
         else:
-            yield _render_strings(lits, offs, lens, limit, prefix_strings(s, e))
+            lit = table[lits + half]
+        yield _render_chunk(prefix_cells(s, e), lit, offs - offs[0])
 
 
-def _render_cells(lits, lens, widest, table, half, prefix) -> bytes:
-    n = len(lens)
-    per_lit = table.shape[1]
-    width = prefix.shape[1]
-    grid = np.empty((n, width + widest * per_lit + 1), dtype=np.uint64)
-    grid[:, :width] = prefix
-    if widest:
-        index = np.full((n, widest), len(table) - 1, dtype=np.int64)  # the zero row
-        if np.all(lens == widest):
-            index[:] = (lits + half).reshape(n, widest)
-        else:
-            row = np.repeat(np.arange(n), lens)
-            col = np.arange(len(lits)) - np.repeat(np.cumsum(lens) - lens, lens)
-            index[row, col] = lits + half
-        grid[:, width:-1] = table[index].reshape(n, widest * per_lit)
-    grid[:, -1] = _TERM
+def _render_chunk(prefix: np.ndarray, lit: np.ndarray, offs: np.ndarray) -> bytes:
+    """Lay one chunk's cells out line by line and squeeze out the padding."""
+    n = len(offs) - 1
+    lens = np.diff(offs)
+    pc, lc = prefix.shape[1], lit.shape[1]
+    width = int(lens[0])
+    if np.all(lens == width):  # equal lengths: one row per line, filled by slices
+        grid = np.empty((n, pc + width * lc + 1), dtype=np.uint64)
+        grid[:, :pc] = prefix
+        grid[:, pc : pc + width * lc] = lit.reshape(n, width * lc)
+        grid[:, -1] = _TERM
+    else:  # one row per token: prefix, literals, terminator
+        grid = np.zeros((len(lit) + 2 * n, max(pc, lc)), dtype=np.uint64)
+        starts = offs[:-1] + 2 * np.arange(n)
+        ends = starts + lens + 1
+        is_lit = np.ones(len(grid), dtype=bool)
+        is_lit[starts] = False
+        is_lit[ends] = False
+        grid[starts, :pc] = prefix
+        grid[is_lit, :lc] = lit
+        grid[ends, 0] = _TERM
     raw = grid.view(np.uint8).ravel()
     return raw[raw != 0].tobytes()
-
-
-_TABLE_CACHE: dict[str, np.ndarray] = {}  # the largest literal tables built so far (immutable)
-
-
-def _literal_table(n: int) -> dict[str, np.ndarray]:
-    """Return ``{"lit": f"{lit} ", "end": f"{lit} 0\\n"}`` object arrays indexed by ``lit + n``.
-
-    The ``end`` table folds a clause's terminating ``0`` into its last literal,
-    so a 3-literal clause is 4 strings to join instead of 5.  The largest
-    tables built so far are kept and sliced, so repeated writes do not rebuild
-    hundreds of thousands of strings.
-    """
-    if _TABLE_CACHE:
-        half = (len(_TABLE_CACHE["lit"]) - 1) // 2
-        if half >= n:
-            return {k: t[half - n : half + n + 1] for k, t in _TABLE_CACHE.items()}
-    values = range(-n, n + 1)
-    tables = {"lit": np.array([f"{lit} " for lit in values], dtype=object),
-              "end": np.array([f"{lit} 0\n" for lit in values], dtype=object)}
-    for table in tables.values():
-        table.setflags(write=False)
-    _TABLE_CACHE.clear()
-    _TABLE_CACHE.update(tables)
-    return tables
-
-
-def _weight_strings(weights: np.ndarray) -> np.ndarray:
-    if weights.dtype == object:
-        return np.array([f"{int(w)} " for w in weights.tolist()], dtype=object)
-    uniq, inv = np.unique(weights, return_inverse=True)
-    return np.array([f"{w} " for w in uniq.tolist()], dtype=object)[inv]
-
-
-def _render_strings(lits, offs, lens, limit, prefixes) -> bytes:
-    """Render one chunk with Python strings (any weights, any clause lengths)."""
-    tables = _literal_table(limit)
-    n = len(lens)
-    # one token per literal (the last one carries the 0) plus the prefix; "0\n" alone
-    # for an empty clause
-    count = 1 + np.maximum(lens, 1)
-    starts = np.zeros(n, dtype=np.int64)
-    np.cumsum(count[:-1], out=starts[1:])
-    toks = np.empty(int(count.sum()), dtype=object)
-    is_lit = np.ones(len(toks), dtype=bool)
-    is_lit[starts] = False
-    empty = lens == 0
-    is_lit[starts[empty] + 1] = False
-    toks[starts] = prefixes
-    toks[starts[empty] + 1] = "0\n"
-    toks[is_lit] = _strings(lits, tables, "lit")
-    full = ~empty
-    last = offs[1:][full] - offs[0] - 1
-    toks[starts[full] + lens[full]] = _strings(lits[last], tables, "end")
-    return "".join(toks.tolist()).encode("ascii")
-
-
-def _strings(lits: np.ndarray, tables: dict[str, np.ndarray], kind: str) -> np.ndarray:
-    """Look the literals' strings up in ``tables[kind]`` (formatted directly beyond it)."""
-    table = tables[kind]
-    half = (len(table) - 1) // 2
-    big = np.abs(lits) > half
-    if not big.any():
-        return table[lits + half]
-    out = np.empty(len(lits), dtype=object)
-    out[~big] = table[lits[~big] + half]
-    tail = " " if kind == "lit" else " 0\n"
-    out[big] = [f"{lit}{tail}" for lit in lits[big].tolist()]  # beyond the cached table
-    return out
 
 
 # ---------------------------------------------------------------------------- reading

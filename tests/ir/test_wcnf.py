@@ -210,12 +210,12 @@ def uneven_models(draw):
        format=st.sampled_from(["2022", "legacy"]),
        chunk=st.sampled_from([1, 3, 1 << 16]), table=st.sampled_from([2, 1 << 19]))
 def test_writer_matches_reference_text(model, format, chunk, table):
-    """The vectorised writer (byte cells, string fallback, any chunking and table size)
-    produces exactly the obvious one-line-per-clause text."""
+    """The vectorised writer (equal-length and mixed chunks, literals inside and beyond the
+    cached table, weights beyond 64 bits, any chunking) produces exactly the obvious
+    one-line-per-clause text."""
     with mock.patch.object(wcnf_module, "_WRITE_CHUNK", chunk), \
             mock.patch.object(wcnf_module, "_TABLE_LIMIT", table), \
-            mock.patch.dict(wcnf_module._BYTE_CACHE, clear=True), \
-            mock.patch.dict(wcnf_module._TABLE_CACHE, clear=True):
+            mock.patch.dict(wcnf_module._CELL_CACHE, clear=True):
         assert _text(model, format) == _reference_text(model, format)
 
 
