@@ -15,9 +15,6 @@ import sys
 
 import numpy as np
 
-_STATUS = {"OPTIMUM FOUND": "OPTIMAL", "SATISFIABLE": "FEASIBLE",
-           "UNSATISFIABLE": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -49,22 +46,30 @@ def _load_layout(path: str) -> dict:
     return doc
 
 
-def _solution(model, path: str):
-    from satrules.backends.wcnf_external import parse_solver_output
-    from satrules.ir import Status, make_solution
+# replays the solver's saved output; the wcnf backend appends its WCNF path (ignored)
+_REPLAY = "import sys; sys.stdout.buffer.write(open(sys.argv[1], 'rb').read())"
 
-    with open(path, "rb") as fh:
-        parsed = parse_solver_output(fh.read(), model.n_vars)
-    if parsed["error"]:
-        raise ValueError(f"{path}: {parsed['error']}")
-    status = _STATUS.get(parsed["status"] or "", None)
-    if parsed["values"] is None:
-        raise ValueError(f"{path}: no model (v line) in the solver output "
-                         f"(s {parsed['status'] or 'line missing'})")
-    status = Status(status) if status in ("OPTIMAL", "FEASIBLE") else Status.FEASIBLE
-    # make_solution re-checks the hard clauses and the o value on the WCNF model
-    return make_solution(model, status, parsed["values"], reported_cost=parsed["o"],
-                         backend="wcnf", engine="external solver (decode)")
+
+def _solution(model, path: str):
+    """Check the saved output exactly as a live external solver's output is checked.
+
+    The ``wcnf`` backend runs a tiny "solver" that prints the saved file, then
+    parses ``s``/``o``/``v`` and verifies the answer with ``make_solution``
+    (hard clauses hold, ``o`` equals the recomputed cost).
+    """
+    from satrules import solve
+    from satrules.ir import Status
+
+    with open(path, "rb"):  # a missing or unreadable file is reported by name
+        pass
+    sol = solve(model, backend="wcnf", command=[sys.executable, "-c", _REPLAY, path],
+                time_limit=None)
+    if sol.status is Status.ERROR:
+        raise ValueError(f"{path}: {sol.message}")
+    if sol.values is None:
+        raise ValueError(f"{path}: no model (v line) in the solver output (status "
+                         f"{sol.status.value}{': ' + sol.message if sol.message else ''})")
+    return sol
 
 
 def _rules_estimator(doc, est, layout, sol):

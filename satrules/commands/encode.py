@@ -122,38 +122,35 @@ def _encode_rules(args, X, y):
 
 
 def _encode_cdprl(args, X, y):
-    """CDPRL: column encoding and mining as CDPRClassifier.fit does, then the exact model."""
+    """CDPRL: the candidate rules CDPRClassifier.fit mines, then the exact selection model."""
     from sklearn.utils import check_random_state
 
     from satrules.commands.learn import make_estimator
     from satrules.encoders.cdprl import encode_cdprl
-    from satrules.estimators.cdpr import _ColumnEncoder
     from satrules.mining import mine_rules
 
     if args.positive is not None:
         raise ValueError("--positive applies to imli and imlib only")
-    est = make_estimator("cdpr-exact")
+    est = make_estimator("cdpr-gra")
     est.set_params(**_params(args, est), random_state=args.random_state)
-    est._check_params()
-    classes, y_index = np.unique(y, return_inverse=True)
-    if len(classes) < 2:
-        raise ValueError(f"the target has only 1 class ({classes[0]!r})")
-    values = X.to_numpy(dtype=object)
-    encoder = _ColumnEncoder().fit(values, list(X.columns))
-    rng = check_random_state(args.random_state)  # same first draw as CDPRClassifier.fit
-    cands = mine_rules(encoder.transform(values), y_index, miner=est.miner,
-                       n_estimators=est.n_estimators, max_depth=est.max_depth,
-                       random_state=int(rng.randint(2**31 - 1)),
-                       feature_names=encoder.feature_names, indicators=encoder.indicators)
+    # a GRA fit validates the data and parameters and fits the column encoder (encoder_);
+    # the candidate pool is then mined again with the same first seed fit drew
+    est.fit(X, y)
+    classes = est.classes_
+    y_index = np.searchsorted(classes, y)
+    encoded = est.encoder_.transform(X.to_numpy(dtype=object))
+    rng = check_random_state(args.random_state)
+    cands = mine_rules(encoded, y_index, miner=est.miner, n_estimators=est.n_estimators,
+                       max_depth=est.max_depth, random_state=int(rng.randint(2**31 - 1)),
+                       feature_names=est.encoder_.feature_names,
+                       indicators=est.encoder_.indicators)
     cands.class_names = tuple(classes.tolist())
     pool = cands.filter(est.alpha, est.delta)
     enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,
                        accuracy=cands.accuracy[pool])
-    est.classes_, est.encoder_ = classes, encoder
-    est.n_features_in_ = X.shape[1]
-    if all(isinstance(c, str) for c in X.columns):
-        est.feature_names_in_ = np.asarray(X.columns, dtype=object)
-    est.candidates_, est.n_filtered_ = len(cands), len(pool)
+    est.set_params(method="exact")
+    for name in ("rules_", "result_", "default_"):   # decode sets them from the answer
+        delattr(est, name)
     extra = {"pool": cands.subset(pool), "y_index": y_index}
     return enc.model, est, enc.layout, extra
 
