@@ -49,7 +49,7 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
 
 
 def _csv_header(path: str) -> list[str]:
-    with open(path, newline="", encoding="utf-8") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:  # tolerate a byte-order mark
         try:
             return next(csv.reader(fh), [])
         except (csv.Error, UnicodeDecodeError) as exc:
