@@ -199,7 +199,7 @@ def _child_main(spec: EngineSpec, conn: Any) -> None:
 def _send_quietly(conn: Any, payload: Any) -> None:
     try:
         conn.send(payload)
-    except (OSError, ValueError):
+    except (OSError, ValueError, TypeError):
         pass  # the child was killed (or the pipe closed) before it read everything
 
 
@@ -266,7 +266,8 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], time_limit: float
     deadline = time.monotonic() + time_limit
     proc.start()
     child.close()
-    threading.Thread(target=_send_quietly, args=(parent, data), daemon=True).start()
+    sender = threading.Thread(target=_send_quietly, args=(parent, data), daemon=True)
+    sender.start()
     try:
         if parent.poll(max(deadline - time.monotonic(), 0.0)):
             try:
@@ -276,6 +277,7 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], time_limit: float
         return "timeout", None
     finally:
         kill_process_tree(proc)
+        sender.join(5)  # the dead child's pipe makes a pending send fail at once
         parent.close()
 
 

@@ -68,7 +68,7 @@ def _member_main(name: str, options: dict, deadline: float | None,
 def _send_quietly(conn: Any, payload: bytes) -> None:
     try:
         conn.send_bytes(payload)
-    except (OSError, ValueError):
+    except (OSError, ValueError, TypeError):
         pass  # the member was killed (or the pipe closed) before it read the model
 
 
@@ -136,7 +136,7 @@ class PortfolioBackend(BackendBase):
         start = time.perf_counter()
         deadline = None if time_limit is None else time.time() + time_limit
         ctx = multiprocessing.get_context("spawn")
-        procs, conns = [], {}
+        procs, conns, senders = [], {}, []
         self.last_pids = []
         try:
             payload = pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL)
@@ -153,11 +153,16 @@ class PortfolioBackend(BackendBase):
                 self.last_pids.append(proc.pid)
                 # the model goes through the pipe from a thread: a large pickle blocks the
                 # writer until the child has started and reads it, and children start slowly
-                threading.Thread(target=_send_quietly, args=(parent, payload), daemon=True).start()
+                sender = threading.Thread(target=_send_quietly, args=(parent, payload),
+                                          daemon=True)
+                sender.start()
+                senders.append(sender)
             answers = self._collect(model, conns, deadline)
         finally:
             for proc in procs:
                 kill_process_tree(proc)
+            for sender in senders:
+                sender.join(5)  # a dead member's pipe makes a pending send fail at once
             for conn in conns:
                 conn.close()
         return self._choose(model, answers, time.perf_counter() - start, time_limit)
