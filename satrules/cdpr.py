@@ -143,6 +143,14 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     ModelSizeError
         If the estimated model size exceeds ``max_size``.
 
+    Notes
+    -----
+    Small and medium instances are solved to proven optimality. At the seed
+    paper's scale (about 1,500 tree-mined candidates over 50,000 rows), CP-SAT
+    and HiGHS do not prove optimality within 60 s, because the LP relaxation
+    is weak there. The answer is then FEASIBLE: at least as good as the GRA
+    warm start, with the best proven bound (``benchmarks/results/cdpr_perf.md``).
+
     Examples
     --------
     >>> res = solve_exact([[1, 1, 1, 0], [0, 1, 1, 1], [0, 0, 0, 1]], 0.5, 2,
