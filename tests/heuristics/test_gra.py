@@ -219,7 +219,7 @@ def test_corollary_1_holds_for_marginal_on_edge_free_instances(covers, gamma, be
     """§5.4: with E empty, marginal GRA is the greedy: f(S) >= (1 - (1 - 1/gamma)^gamma) OPT."""
     nonempty = np.flatnonzero(covers.any(axis=1))
     if conflicting_pairs(covers, nonempty, beta):
-        covers, beta = covers, 1.0  # beta = 1 (strict) never conflicts: the graph is empty
+        beta = 1.0  # a rate never exceeds 1, so with the strict test the graph is empty
     assert conflicting_pairs(covers, nonempty, beta) == []
     opt, _ = exhaustive_cdprl(covers, beta, gamma)
     res = gra_select(covers, beta, gamma, selection="marginal")
