@@ -12,9 +12,10 @@ bound and holds no incumbent.  With ``time_limit`` a :class:`threading.Timer`
 calls ``RC2.interrupt()``; RC2 then finishes processing the core at hand
 (PySAT lets heuristic SAT calls finish, so the overrun is usually small) and
 ``compute`` returns ``None``.  The backend then runs one plain SAT call on the
-hard part, itself interrupted after ``min(1, time_limit / 4)`` seconds:
-when that call finds a model, the answer is FEASIBLE with that model (its cost
-is whatever the IR says, with no optimisation behind it) and the lower bound
+hard part, itself interrupted after ``min(1, time_limit / 4)`` seconds, with
+the solver's phases set to satisfy the heaviest soft units first: when that
+call finds a model, the answer is FEASIBLE with that model (its cost is
+whatever the IR says: a heuristic incumbent, with no optimisation behind it) and the lower bound
 RC2 had proven when the timer fired; otherwise the answer is UNKNOWN.  So
 the wall time stays below ``time_limit + min(1, time_limit / 4)`` plus RC2's
 overrun on one core.
@@ -22,6 +23,7 @@ overrun on one core.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Mapping
@@ -45,6 +47,36 @@ def _clause_lists(clauses: ClauseArray) -> list[list[int]]:
     flat = clauses.lits.tolist()
     bounds = clauses.offsets.tolist()
     return [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+@functools.cache
+def _interruptible(solver: str) -> bool:
+    """Return whether PySAT can interrupt ``solver`` (needed for time limits)."""
+    from pysat.solvers import Solver
+
+    with Solver(name=solver) as probe:
+        try:
+            probe.interrupt()
+            probe.clear_interrupt()
+        except NotImplementedError:
+            return False
+    return True
+
+
+def _prefer_softs(oracle: Any, wcnf: Any) -> None:
+    """Set the SAT solver's phases to satisfy the heaviest soft units first (a cheap
+    incumbent heuristic; solvers without phase support are left as they are)."""
+    units = sorted(((w, cl[0]) for cl, w in zip(wcnf.soft, wcnf.wght, strict=True)
+                    if len(cl) == 1), reverse=True)
+    phases, seen = [], set()
+    for _, lit in units:
+        if abs(lit) not in seen:
+            seen.add(abs(lit))
+            phases.append(lit)
+    try:
+        oracle.set_phases(phases)
+    except (NotImplementedError, AttributeError, TypeError):
+        pass
 
 
 class RC2Backend(BackendBase):
@@ -111,6 +143,12 @@ class RC2Backend(BackendBase):
         ``seed`` and ``hint`` are accepted for the common interface; RC2 uses neither.
         """
         self.require()
+        if time_limit is not None and not _interruptible(self.options["solver"]):
+            raise EncodingError(
+                f"rc2: PySAT cannot interrupt the SAT solver {self.options['solver']!r} "
+                "(CaDiCaL, Kissat and Lingeling have no limited solve), so a time_limit "
+                "cannot be honoured; use solver='g3' (or g4, m22, mc, ...) or no time_limit"
+            )
         start = time.perf_counter()
         opts = self.options
         lowered = lower(model, keep=self.native, card_encoding=opts["card_encoding"],
@@ -185,6 +223,9 @@ class RC2Backend(BackendBase):
         try:
             found = rc2.compute(expect_interrupt=timer is not None)
             cost = int(rc2.cost)
+        except NotImplementedError as exc:  # e.g. Lingeling has no limited solve in PySAT
+            raise EncodingError(f"rc2: SAT solver {opts['solver']!r} cannot run RC2: {exc}") \
+                from exc
         finally:
             if timer is not None:
                 timer.cancel()
@@ -202,6 +243,7 @@ class RC2Backend(BackendBase):
         budget = min(1.0, time_limit / 4)
         found = None
         with Solver(name=self.options["solver"], bootstrap_with=wcnf.hard) as oracle:
+            _prefer_softs(oracle, wcnf)
             timer = threading.Timer(budget, oracle.interrupt)
             timer.daemon = True
             timer.start()

@@ -121,3 +121,23 @@ def test_time_limit_answer_has_a_sound_bound():
     if sol.status is Status.FEASIBLE:
         assert model.evaluate(sol.values)
         assert sol.lower_bound <= sol.cost
+
+
+@pytest.mark.parametrize("solver", ["cd19", "ks"])
+def test_time_limit_with_an_uninterruptible_solver_is_refused(solver):
+    """CaDiCaL / Kissat cannot be interrupted by PySAT: a time limit with them is a clear
+    error up front (it would otherwise be silently ignored); without a limit cd19 works."""
+    m = Model()
+    m.add_soft([m.new_var("x")], 1)
+    with pytest.raises(EncodingError, match="cannot interrupt"):
+        solve(m, backend="rc2", solver=solver, time_limit=5)
+    if solver == "cd19":
+        assert solve(m, backend="rc2", solver=solver).cost == 0
+
+
+def test_solver_without_limited_solve_is_a_clear_error():
+    """Lingeling has no limited solve in PySAT, which RC2 always uses: a clear EncodingError."""
+    m = Model()
+    m.add_soft([m.new_var("x")], 1)
+    with pytest.raises(EncodingError, match="cannot run RC2"):
+        solve(m, backend="rc2", solver="lgl")
