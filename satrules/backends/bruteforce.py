@@ -59,16 +59,16 @@ class BruteForceBackend(BackendBase):
             if n:
                 values[:, 1:] = (rows[:, None] >> np.arange(n)) & 1
             ok = _all_hard(model, values)
-            if not ok.any():
-                continue
-            falsified = ~_satisfied(soft.lits, soft.offsets, values[ok])
-            costs = falsified.astype(object) @ weights if weights.dtype == object else (
-                falsified.astype(np.int64) @ weights
-            )
-            i = int(np.argmin(costs)) if weights.dtype != object else min(
-                range(len(costs)), key=lambda j: costs[j])
-            if best_cost is None or costs[i] < best_cost:
-                best_cost, best_row = costs[i], values[ok][i]
+            if ok.any():
+                falsified = ~_satisfied(soft.lits, soft.offsets, values[ok])
+                costs = falsified.astype(object) @ weights if weights.dtype == object else (
+                    falsified.astype(np.int64) @ weights
+                )
+                i = int(np.argmin(costs)) if weights.dtype != object else min(
+                    range(len(costs)), key=lambda j: costs[j])
+                if best_cost is None or costs[i] < best_cost:
+                    best_cost, best_row = costs[i], values[ok][i]
+            # checked after every chunk, feasible or not, so sparse models stop in time too
             if time_limit is not None and time.perf_counter() - start > time_limit:
                 timed_out = lo + _CHUNK < total
                 break

@@ -95,3 +95,16 @@ def test_non_positive_limit_is_rejected(backend, limit):
     """A zero, negative or NaN time limit is a clear error, not an instant UNKNOWN."""
     with pytest.raises(EncodingError, match="time_limit"):
         solve(Model(), backend=backend, time_limit=limit)
+
+
+def test_bruteforce_limit_holds_without_feasible_assignments():
+    """Regression: bruteforce skipped its clock check on chunks without a feasible
+    assignment, so an unsatisfiable 20-variable model ignored the limit.  Now: UNKNOWN
+    within the slack."""
+    m = _bruteforce_hard()
+    m.add_hard([1])
+    m.add_hard([-1])
+    start = time.perf_counter()
+    sol = solve(m, backend="bruteforce", time_limit=0.2)
+    assert time.perf_counter() - start <= 0.2 + SLACK
+    assert sol.status is Status.UNKNOWN
