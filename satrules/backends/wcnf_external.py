@@ -261,20 +261,21 @@ class _Run:
     stderr: bytearray = field(default_factory=bytearray)
 
     def describe(self, time_limit: float | None, grace: float) -> str:
-        if self.orphans:
-            return "killed processes the solver left running with its output open"
+        parts = []
         if self.timed_out:
             text = f"time limit of {time_limit:g} s reached: sent SIGTERM"
-            return text + (f", then SIGKILL after {grace:g} s" if self.killed else "")
-        if self.returncode is not None and self.returncode < 0:
+            parts.append(text + (f", then SIGKILL after {grace:g} s" if self.killed else ""))
+        elif self.returncode is not None and self.returncode < 0:
             try:
                 name = signal.Signals(-self.returncode).name
             except ValueError:
                 name = str(-self.returncode)
-            return f"solver died from signal {name}"
-        if self.returncode:
-            return f"solver exited with code {self.returncode}"
-        return ""
+            parts.append(f"solver died from signal {name}")
+        elif self.returncode:
+            parts.append(f"solver exited with code {self.returncode}")
+        if self.orphans:
+            parts.append("killed processes the solver left running with its output open")
+        return "; ".join(parts)
 
     def stderr_tail(self) -> str:
         text = bytes(self.stderr[-_STDERR_TAIL:]).decode("utf-8", "replace").strip()

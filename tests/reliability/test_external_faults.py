@@ -195,6 +195,28 @@ def test_descendants_are_killed(tmp_path):
     assert not alive(grandchild)
 
 
+def test_timeout_with_descendant_holding_the_output(tmp_path):
+    """At the limit the solver dies on SIGTERM but its child, which ignores SIGTERM, keeps
+    stdout open: the child is killed too, the earlier model is FEASIBLE, and the message
+    names both events."""
+    pidfile = tmp_path / "grandchild.pid"
+    child = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
+    body = (f"p = subprocess.Popen([sys.executable, '-c', {child!r}])\n"
+            "time.sleep(0.3)\n"
+            f"open({str(pidfile)!r}, 'w').write(str(p.pid))\n"
+            "print('o 3\\nv 011', flush=True)\n"
+            "time.sleep(60)")
+    sol, elapsed = run([fake(tmp_path, body)], time_limit=0.5, grace=2.0)
+    assert sol.status is Status.FEASIBLE and sol.cost == 3
+    assert "time limit" in sol.message and "left running" in sol.message
+    assert elapsed < 0.5 + 0.5 + 1.0 + SLACK
+    grandchild = int(pidfile.read_text())
+    deadline = time.monotonic() + 2
+    while alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(grandchild)
+
+
 def test_flood_of_output_keeps_memory_bounded(tmp_path):
     """40 MB without a newline then a valid answer: the long line is dropped, memory stays
     near ``max_line_bytes`` (1 MiB here), and the answer is still read."""
