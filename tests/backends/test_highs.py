@@ -123,6 +123,7 @@ def test_time_limit_is_honoured():
     t0 = time.perf_counter()
     sol = registry.solve(m, backend="highs", time_limit=1.0)
     assert time.perf_counter() - t0 < 1.0 + 2.0
+    assert sol.options["presolve_rule_off"] == 2**15  # probing overran limits: off
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
     if sol.status is Status.FEASIBLE:
         assert sol.lower_bound is None or sol.lower_bound <= sol.cost
