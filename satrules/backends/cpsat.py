@@ -24,7 +24,9 @@ rounds a weight.
 Optimality: ``absolute_gap_limit`` is set to 0.5 and ``relative_gap_limit``
 to 0, so on an integer objective CP-SAT only stops with OPTIMAL when the bound
 equals the objective; the backend re-checks ``best_objective_bound`` and
-reports it as the lower bound.
+reports it as the lower bound.  CP-SAT reports both as floats, so when the
+(rescaled) weight sum reaches ``2**53`` neither the engine's cost nor its bound
+is reported (they can be off by more than 1); the cost is always the IR's.
 
 Determinism: one worker and ``random_seed=0`` unless asked otherwise; with a
 wall-clock limit the result may still depend on timing.
@@ -49,7 +51,8 @@ __all__ = ["CPSATBackend", "MAX_OBJECTIVE"]
 
 #: Largest soft weight sum handed to CP-SAT (2**61 passes its overflow check, 2**62 fails).
 MAX_OBJECTIVE = 2**61
-#: Objective values below this are exact in a float, so CP-SAT's reported cost can be compared.
+#: CP-SAT reports objective and bound as floats, computed through the offset of the negated
+#: soft literals (sum of weights); only below this weight sum are they exact integers.
 _FLOAT_EXACT = 2**53
 
 
@@ -160,13 +163,15 @@ class CPSATBackend(BackendBase):
             return make_solution(model, status, message=msg, **common)
         values = np.zeros(lowered.n_vars + 1, dtype=bool)
         values[1:] = [solver.boolean_value(x) for x in xs[1:]]
-        objective, bound = solver.objective_value, solver.best_objective_bound
-        if status is Status.OPTIMAL and objective - bound >= 0.5:
-            status = Status.FEASIBLE  # a gap limit stopped the search, not a proof
         reported = lower_bound = None
-        if abs(objective) < _FLOAT_EXACT:
+        if sum(weights) // scale < _FLOAT_EXACT:
+            objective, bound = solver.objective_value, solver.best_objective_bound
+            if status is Status.OPTIMAL and objective - bound >= 0.5:
+                status = Status.FEASIBLE  # a gap limit stopped the search, not a proof
             reported = (round(objective) + offset) * scale
             lower_bound = (math.ceil(bound - 1e-6) + offset) * scale
+        # else: the floats may be off by more than 1 (e.g. 2**60 + 1 - 2**60 == 0.0), so
+        # neither is reported; CP-SAT's own integer search still decides OPTIMAL exactly
         message = f"weights divided by their gcd {scale}" if scale > 1 else ""
         return make_solution(model, status, values, reported_cost=reported,
                              lower_bound=lower_bound, message=message, **common)

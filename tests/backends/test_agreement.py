@@ -47,13 +47,18 @@ def test_backend_agrees_with_brute_force(backend, model):
 def test_big_weights_exact_or_refused(backend, model):
     """Weights up to 2**70: backends claiming big weights agree exactly; others may only refuse.
 
-    Pins "never a wrong answer": a backend without 64-bit headroom must raise
-    a ``BackendError`` that names the weight range, never round a weight.
+    Pins "never a wrong answer": a backend (or external engine) without 64-bit
+    headroom must raise a ``BackendError`` naming the weight range, or return
+    ERROR with a message -- never round a weight or return a wrong optimum.
     """
-    if backend in BIG_WEIGHTS:
-        _check_agreement(backend, model)
-        return
     try:
-        _check_agreement(backend, model)
+        got = solve(model, backend=backend, time_limit=10, **BACKEND_OPTIONS[backend])
     except BackendError as exc:
+        assert backend not in BIG_WEIGHTS, exc
         assert "64-bit" in str(exc) or "range" in str(exc)
+        return
+    if got.status is Status.ERROR:
+        assert backend not in BIG_WEIGHTS, got.message
+        assert got.message
+        return
+    _check_agreement(backend, model)

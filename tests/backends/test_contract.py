@@ -138,7 +138,8 @@ def test_missing_engine_names_install_line(backend, monkeypatch):
     with pytest.raises(BackendUnavailableError) as info:
         solve(m, backend=backend, **BACKEND_OPTIONS.get(backend, {}))
     assert cls.install in str(info.value)
-    assert "pip install" in cls.install
+    if getattr(cls, "module", None):  # a backend with an engine package of its own
+        assert "pip install" in cls.install
     assert isinstance(info.value, ImportError)
     assert backend not in registry.available_backends()
 

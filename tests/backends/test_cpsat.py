@@ -149,3 +149,19 @@ def test_incumbent_objective_equals_ir_cost_with_non_unit_softs():
         sol = solve(m, backend="cpsat", max_deterministic_time=limit, seed=0)
         assert sol.status is Status.FEASIBLE
         assert sol.reported_cost == sol.cost == m.cost(sol.values)
+
+
+def test_float_objective_is_not_trusted_beyond_2_53():
+    """Regression: with weights near 2**60 CP-SAT's float objective lost the small terms
+    (reported 0 for a cost of 1) and make_solution raised.  Beyond 2**53 no engine cost or
+    bound is reported; the optimum is still exact."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([x], 2**60)
+    m.add_soft([-x], 1)
+    m.add_soft([x], 2**59 + 3)
+    sol = solve(m, backend="cpsat")
+    assert sol.status is Status.OPTIMAL
+    assert sol.cost == 1 and sol["x"]
+    assert sol.reported_cost is None
+    assert sol.lower_bound == 1  # make_solution: OPTIMAL without a bound means bound == cost
