@@ -69,11 +69,32 @@ def split_seeds(n_splits: int, random_state: int | np.random.RandomState | None)
 
 
 def solver_status(est: Any) -> str | None:
-    """Status of the estimator's last exact solve (``OPTIMAL``, ...), ``"heuristic"``, or None.
+    """Status of the estimator's exact solves (``OPTIMAL``, ...), ``"heuristic"``, or None.
 
-    Read from ``solution_`` (IMLI, IMLIB) or ``result_`` (CDPR: a status only
-    for the exact method; GRA/GDY results have none and give ``"heuristic"``).
+    IMLI/IMLIB solve one problem per partition (``solutions_``): one status when
+    they all agree, else the counts, e.g. ``"OPTIMAL:3,UNKNOWN:1"`` (a partition
+    that timed out keeps the previous partition's rules).  CDPR has a status for
+    the exact method only (``result_``); GRA/GDY give ``"heuristic"``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> from satrules.ir import Status
+    >>> solver_status(NS(solutions_=[NS(status=Status.OPTIMAL)] * 2))
+    'OPTIMAL'
+    >>> solver_status(NS(solutions_={"a": [NS(status=Status.OPTIMAL)],
+    ...                              "b": [NS(status=Status.UNKNOWN)]}))
+    'OPTIMAL:1,UNKNOWN:1'
     """
+    sols = getattr(est, "solutions_", None)
+    if isinstance(sols, dict):
+        sols = [s for part in sols.values() for s in part]
+    if sols:
+        names = [str(getattr(s.status, "value", s.status)) for s in sols]
+        counts = {name: names.count(name) for name in dict.fromkeys(names)}
+        if len(counts) == 1:
+            return names[0]
+        return ",".join(f"{name}:{n}" for name, n in counts.items())
     for attr in ("solution_", "result_"):
         status = getattr(getattr(est, attr, None), "status", None)
         if status is not None:

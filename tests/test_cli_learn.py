@@ -129,7 +129,11 @@ def test_demo_runs_every_method_fast(capsys):
     assert set(rows) == {"imli", "imlib", "cdpr-gra", "cdpr-gdy", "cdpr-exact"}
     for method, row in rows.items():
         assert 0.85 <= float(row[1]) <= 1, method         # honest, but not a broken learner
-        assert row[-1] in ("OPTIMAL", "FEASIBLE", "heuristic")
+        # every solve reports a real status (a partition may time out under load: UNKNOWN
+        # keeps the previous partition's rules); never ERROR
+        statuses = {part.split(":")[0] for part in row[-1].split(",")}
+        assert statuses <= {"OPTIMAL", "FEASIBLE", "UNKNOWN", "heuristic"}, row[-1]
+        assert (row[-1] == "heuristic") == method.startswith(("cdpr-gra", "cdpr-gdy"))
         assert f"== {method} ==" in out
     assert "malignant" in out and "benign" in out
 

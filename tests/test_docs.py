@@ -32,7 +32,7 @@ def test_sphinx_build_without_warnings(tmp_path):
     assert "IMLIClassifier" in api and "run_sweep" in api and "atomic_write" in api
     for page in ("concepts", "tutorials/imli", "tutorials/imlib", "tutorials/cdpr", "sweeps",
                  "external_solver", "benchmarks", "reliability", "imlib_objective",
-                 "cdpr_paper_errata"):
+                 "cdpr_paper_errata", "backends", "files"):
         assert (out / f"{page}.html").exists(), page
     bench = (out / "benchmarks.html").read_text(encoding="utf-8")
     for path in results:

@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
         fitted[method] = est
     print(format_table(rows, _COLUMNS))
     print("\ncoverage: fraction of test samples on which at least one rule fires (the rest "
-          "get the default class);\nsolver_status: status of the last exact solve, or "
-          "'heuristic' for GRA/GDY.")
+          "get the default class);\nsolver_status: status of the exact solves (one per IMLI/IMLIB "
+          "partition, counted when they differ), or 'heuristic' for GRA/GDY.")
     for method, est in fitted.items():
         print(f"\n== {method} ==")
         print(rules_text(est))
