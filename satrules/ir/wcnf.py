@@ -369,16 +369,23 @@ class _Reader:
                 or int(is_neg.sum()) != int(counts[ord("-")])
                 or np.any(is_h & (tok_len != 1)) or np.any(is_neg & (tok_len < 2))):
             return None
-        if int((tok_len - is_neg).max()) > 18:
-            return None  # beyond int64: the slow path uses Python ints
+        # tokens beyond 18 digits may only be weights (Python ints, parsed one by one below)
+        long = (tok_len - is_neg) > 18
+        if long.any() and (np.any(long & is_neg) or int(tok_len.max()) > _MAX_DIGITS):
+            return None
         # token values: sum of digit * 10**(position from the token's end)
         tok_pos = _token_bytes(starts, tok_len)
         tok_offs = _offsets(tok_len)
         contrib = arr[tok_pos].astype(np.int64) - ord("0")
         contrib[tok_offs[:-1][is_neg | is_h]] = 0
-        contrib *= _POW10[np.repeat(ends - 1, tok_len) - tok_pos]
+        exponent = np.repeat(ends - 1, tok_len) - tok_pos
+        if long.any():
+            contrib[np.repeat(long, tok_len)] = 0
+            np.minimum(exponent, 18, out=exponent)
+        contrib *= _POW10[exponent]
         val = np.add.reduceat(contrib, tok_offs[:-1])
         val[is_neg] *= -1
+        val[long] = 1  # a non-zero placeholder: never a terminator
         # group tokens by line
         line_of_tok = np.searchsorted(np.flatnonzero(arr == ord("\n")), starts)
         new_line = np.ones(n_tok, dtype=bool)
@@ -401,16 +408,23 @@ class _Reader:
             is_head[line_first] = True
             if np.any(is_h & ~is_head) or (self.mode not in (None, "2022") and is_h.any()):
                 return None
+            if np.any(long & ~is_head):
+                return None  # a literal beyond 64 bits: the slow path reports it
             weights = val[line_first]
+            if long.any():
+                weights = weights.astype(object)
+                for k in np.flatnonzero(long[line_first]).tolist():
+                    tok = line_first[k]
+                    weights[k] = int(block[starts[tok] : ends[tok]])
             hard_line = is_h[line_first]
             if np.any((weights <= 0) & ~hard_line):
                 return None
-            if self.mode == "wcnf" and self.top is not None and self.top <= _INT64_MAX:
-                hard_line = weights >= self.top
+            if self.mode == "wcnf" and (weights.dtype == object or self.top <= _INT64_MAX):
+                hard_line = np.asarray(weights >= self.top, dtype=bool)
             elif self.mode == "wcnf_notop":
                 hard_line = np.zeros(n_lines, dtype=bool)
         else:
-            if is_h.any():
+            if is_h.any() or long.any():
                 return None
             weights = np.zeros(n_lines, dtype=np.int64)
             hard_line = np.ones(n_lines, dtype=bool)

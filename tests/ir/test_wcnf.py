@@ -352,6 +352,31 @@ def test_corrupt_compressed_file_is_a_value_error(suffix, tmp_path):
         read_wcnf(packed)
 
 
+@pytest.mark.parametrize("format", ["2022", "legacy"])
+def test_big_weights_stay_on_the_vectorised_path(format):
+    """Weights beyond 64 bits are read exactly without falling back to line-by-line parsing
+    (the p line and comment are parsed by line; the clause block must not be)."""
+    m = Model()
+    x = m.new_vars("x", 4)
+    m.add_hard([x[0], x[1]])
+    m.add_soft_units(np.tile(x, 50), [2**64 + 7 * i for i in range(200)])
+    text = _text(m, format).encode()
+    head_lines = 2 if format == "legacy" else 1
+    head = b"".join(text.splitlines(keepends=True)[:head_lines])
+    calls = []
+    real_slow = wcnf_module._Reader._slow
+
+    def watched(self, block, first_line):
+        calls.append(block)
+        return real_slow(self, block, first_line)
+
+    with mock.patch.object(wcnf_module._Reader, "_slow", watched):
+        back = read_wcnf(io.BytesIO(text))
+    assert calls == [head]
+    assert back.soft.weight_list() == m.soft.weight_list()
+    assert [c.lits for c in back.hard_clauses()] == [(1, 2)]
+
+
 def test_max_vars_is_configurable():
     """``max_vars`` caps literals; the same file reads with a larger cap."""
     with pytest.raises(EncodingError, match="beyond max_vars"):
