@@ -28,9 +28,10 @@ Malformed input raises :class:`~satrules.exceptions.EncodingError` (a
 ``ValueError``) whose message starts with ``<file>:<line>:``.  Rejected:
 non-positive weights, a non-integer token, a clause without its terminating
 ``0``, anything after that ``0`` on the same line, a literal beyond the
-declared variable count (or beyond ``max_vars``), a malformed, repeated or
-late ``p`` line, an ``h`` line in a ``p``-line file, a clause count that
-differs from the ``p`` line's, and -- a decision, since the legacy format
+declared variable count (or beyond ``max_vars``), an integer of more than
+4000 characters, a malformed, repeated or late ``p`` line, an ``h`` line in a
+``p``-line file, a clause count that differs from the ``p`` line's, a corrupt
+compressed file, and -- a decision, since the legacy format
 only *conventionally* requires it -- a legacy ``top`` that is not above the
 sum of the soft weights: such a file is ambiguous (a soft clause could carry
 a weight at least ``top``), so it is rejected rather than guessed at.
