@@ -423,8 +423,11 @@ def _provenance(obj: Any) -> dict:
     solution = getattr(obj, "solution_", None)
     if solution is None:  # CDPR keeps the exact method's Solution in result_.solution
         solution = getattr(getattr(obj, "result_", None), "solution", None)
+    loaded = getattr(obj, "provenance_", None) or {}
     if solution is not None:
         prov["solver"] = solution_provenance(solution)
+    elif "solver" in loaded:  # re-saving a loaded estimator keeps where its rules came from
+        prov["solver"] = loaded["solver"]
     elif hasattr(obj, "result_"):
         prov["solver"] = {"status": "heuristic"}
     return prov

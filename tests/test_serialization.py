@@ -242,3 +242,6 @@ def test_estimator_round_trip_predicts_identically(est, X, y, tmp_path):
     assert solver["status"] in ("OPTIMAL", "FEASIBLE", "heuristic")
     if hasattr(est, "solution_"):
         assert solver["backend"] == "rc2" and solver["cost"] == est.solution_.cost
+    again = ser.load(ser.save(back, tmp_path / "again.json"))     # re-saving keeps provenance
+    assert again.provenance_["solver"] == solver
+    assert (again.predict(X) == est.predict(X)).all()
