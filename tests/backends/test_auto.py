@@ -45,14 +45,16 @@ def only(monkeypatch):
 
 
 @pytest.mark.parametrize(("installed", "clause_pick", "graph_pick"), [
-    (("rc2", "cpsat", "highs", "hermax", "bruteforce"), "hermax", "highs"),
+    (("rc2", "cpsat", "highs", "hermax", "bruteforce"), "rc2", "highs"),
     (("rc2", "cpsat", "bruteforce"), "rc2", "cpsat"),
+    (("hermax", "cpsat", "bruteforce"), "hermax", "cpsat"),
+    (("hermax", "bruteforce"), "hermax", "hermax"),
     (("rc2", "highs", "bruteforce"), "rc2", "highs"),
     (("cpsat", "bruteforce"), "cpsat", "cpsat"),
     (("bruteforce",), "bruteforce", "bruteforce"),
 ])
 def test_rule_and_fallbacks(only, installed, clause_pick, graph_pick):
-    """Graph models go to highs, clause models to hermax, each falling back in the documented
+    """Graph models go to highs, clause models to rc2, each falling back in the documented
     order to what is installed."""
     only(*installed)
     assert registry.choose_backend(_clause_model()) == clause_pick
@@ -68,15 +70,18 @@ def test_auto_never_picks_configured_backends(only):
 
 def test_weights_beyond_an_engine_range_skip_it(only):
     """Soft weights above 2**53 skip highs; above 2**63 - 1 skip hermax."""
-    only("rc2", "cpsat", "highs", "hermax", "bruteforce")
+    only("cpsat", "highs", "hermax", "bruteforce")
     assert registry.choose_backend(_graph_model(2**53)) == "cpsat"
-    assert registry.choose_backend(_clause_model(2**62)) == "rc2"
+    assert registry.choose_backend(_graph_model(2**40)) == "highs"
+    assert registry.choose_backend(_clause_model(2**62)) == "cpsat"
     assert registry.choose_backend(_clause_model(2**40)) == "hermax"
 
 
 def test_no_model_uses_the_maxsat_order(only):
     """Without a model, auto answers for a clause model."""
     only("rc2", "hermax")
+    assert registry.choose_backend() == "rc2"
+    only("hermax", "highs")
     assert registry.choose_backend() == "hermax"
 
 
