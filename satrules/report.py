@@ -150,7 +150,9 @@ def rule_masks(estimator: Any, X: Any) -> tuple[list[str], list[Any], list[int],
     """
     from satrules.rules import RuleSet
 
-    if isinstance(getattr(estimator, "rules_", None), RuleSet):
+    rules = getattr(estimator, "rules_", None)
+    if isinstance(rules, RuleSet) or (
+            isinstance(rules, dict) and all(isinstance(r, RuleSet) for r in rules.values())):
         return _ruleset_masks(estimator, X)
     if hasattr(getattr(estimator, "rules_", None), "cover"):
         return _candidate_masks(estimator, X)

@@ -260,3 +260,26 @@ def test_encode_needs_positive_for_multiclass(tmp_path, capsys):
     assert main(["encode", str(path), "--target", "t", "--method", "imli", "--positive", "q",
                  "--out", str(out)]) == 0
     assert out.read_text().count("\n") > 0
+
+
+@pytest.mark.parametrize("method", ["imli", "imlib", "cdpr-gra"])
+def test_learn_and_report_three_classes(method, tmp_path, capsys):
+    """Multi-class targets (one-vs-rest rule sets for IMLI/IMLIB) learn, predict and report."""
+    rng = np.random.default_rng(5)
+    n = 90
+    frame = pd.DataFrame({"u": rng.integers(0, 6, n), "v": rng.choice(["a", "b"], n)})
+    frame["cls"] = np.select([frame.u <= 1, frame.u <= 3], ["low", "mid"], "high")
+    data = tmp_path / "three.csv"
+    frame.to_csv(data, index=False)
+    rules, html = tmp_path / "r.json", tmp_path / "r.html"
+    extra = ["--backend", "rc2"] if method != "cdpr-gra" else ["--n-estimators", "5"]
+    assert main(["learn", str(data), "--target", "cls", "--method", method, *extra,
+                 "--out", str(rules)]) == 0
+    out = capsys.readouterr().out
+    if method != "cdpr-gra":   # one rule set per class, each printed with its class
+        assert all(f"THEN {c}" in out for c in ("low", "mid", "high"))
+    assert json.loads(rules.read_text())["metrics"]["test_accuracy"] >= 0.8
+    assert main(["report", str(rules), str(data), "--out", str(html)]) == 0
+    page = html.read_text()
+    for cls in ("low", "mid", "high"):
+        assert cls in page
