@@ -422,10 +422,11 @@ def _table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
 
 def render_html(*, title: str, rules_text: str, stats: Any, metrics: Mapping[str, Any],
                 plots: Mapping[str, str], provenance: Mapping[str, Any] | None = None,
-                notes: Sequence[str] = ()) -> str:
+                notes: Sequence[str] = (), confusion: Any = None) -> str:
     """Return the self-contained report page (no scripts, no external resources).
 
-    ``plots`` maps a caption to a base64 PNG (:func:`figure_to_base64`).
+    ``plots`` maps a caption to a base64 PNG (:func:`figure_to_base64`);
+    ``confusion`` is an optional DataFrame (true classes x predicted classes).
     """
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
              f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
@@ -441,6 +442,12 @@ def render_html(*, title: str, rules_text: str, stats: Any, metrics: Mapping[str
         parts.append(f"<figure><img alt='{html.escape(caption, quote=True)}' "
                      f"src='data:image/png;base64,{b64}'><figcaption>{html.escape(caption)}"
                      f"</figcaption></figure>")
+    if confusion is not None:
+        parts.append("<h2>Confusion matrix</h2><p>rows: true class, columns: predicted</p>")
+        labels = [str(c) for c in confusion.columns]
+        rows = [{"true": str(idx), **{lab: int(v) for lab, v in zip(labels, row, strict=True)}}
+                for idx, row in zip(confusion.index, confusion.to_numpy(), strict=True)]
+        parts.append(_table(rows, ["true", *labels]))
     if provenance:
         flat = _flatten(provenance)
         parts.append("<h2>Provenance</h2>")
@@ -503,9 +510,13 @@ def write_report(estimator: Any, X: Any, y: Any, path: str | os.PathLike, *,
         notes.append(f"Plots omitted: {exc}")
     if provenance is None:
         provenance = getattr(estimator, "provenance_", None)
+    import pandas as pd
+
+    confusion = pd.crosstab(pd.Series(np.asarray(y), name="true"),
+                            pd.Series(np.asarray(estimator.predict(X)), name="predicted"))
     page = render_html(title=title or f"satrules report: {type(estimator).__name__}",
                        rules_text=rules_text(estimator), stats=stats, metrics=metrics,
-                       plots=plots, provenance=provenance, notes=notes)
+                       plots=plots, provenance=provenance, notes=notes, confusion=confusion)
     with atomic_write(path) as fh:
         fh.write(page)
     return metrics

@@ -129,6 +129,10 @@ def test_html_report_is_self_contained(cdpr_fitted, tmp_path):
         text = str(rule)[3:].rsplit(" THEN ", 1)[0]
         assert text.replace("<", "&lt;").replace(">", "&gt;") in page
     assert f"{metrics['accuracy']:.4g}" in page
+    # the confusion matrix counts every row once
+    block = page.split("<h2>Confusion matrix</h2>", 1)[1].split("</table>", 1)[0]
+    counts = [int(c) for c in re.findall(r"<td class=\"num\">(\d+)</td>", block)]
+    assert sum(counts) == len(y)
 
 
 def test_report_without_matplotlib_still_written(cdpr_fitted, tmp_path, monkeypatch):

@@ -36,6 +36,7 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-partitions", "n_partitions", int, "number of incremental partitions (IMLI, IMLIB)"),
     ("--partition-size", "partition_size", int, "samples per partition (IMLI, IMLIB)"),
     ("--max-literals", "max_literals_per_rule", int, "literals per rule l (IMLIB)"),
+    ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (IMLI, IMLIB)"),
     ("--alpha", "alpha", float, "minimum rule accuracy (CDPR)"),
     ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
     ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),
