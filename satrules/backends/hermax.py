@@ -121,9 +121,9 @@ def merge_soft_units(n_vars: int, lits: np.ndarray, weights: np.ndarray
     >>> lits.tolist(), w.tolist(), off
     ([1, -2, -3], [5, 3, 5], 1)
     """
-    if len(weights) and (weights.dtype == object or int(weights.max()) > 0) and (
-        sum(int(w) for w in weights.tolist()) > _INT64_MAX
-    ):
+    may_overflow = len(weights) and (
+        weights.dtype == object or int(weights.max()) > _INT64_MAX // len(weights))
+    if may_overflow and sum(int(w) for w in weights.tolist()) > _INT64_MAX:
         raise BackendError("hermax: soft weights sum beyond the 64-bit range the engines use")
     w = np.asarray(weights, dtype=np.int64)
     pos = np.zeros(n_vars + 1, dtype=np.int64)
