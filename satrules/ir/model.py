@@ -65,7 +65,14 @@ def _as_weights(weights: Any, n: int) -> np.ndarray:
         return np.full(n, int(weights), dtype=np.int64)
     if isinstance(weights, (bool, float, np.floating)) or weights is None:
         raise EncodingError(f"soft weights must be positive integers, got {weights!r}")
-    arr = np.asarray(weights) if isinstance(weights, np.ndarray) else np.asarray(list(weights))
+    if isinstance(weights, np.ndarray):
+        arr = weights
+    else:
+        vals = list(weights)
+        # a list mixing weights >= 2**63 with small ones would become float64 in numpy
+        big = any(isinstance(w, numbers.Integral) and not isinstance(w, bool) and w > _INT64_MAX
+                  for w in vals)
+        arr = np.array(vals, dtype=object) if big else np.asarray(vals)
     if arr.ndim != 1 or len(arr) != n:
         raise EncodingError(f"expected {n} weights, got shape {arr.shape}")
     if n == 0:

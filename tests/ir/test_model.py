@@ -201,3 +201,14 @@ def test_stats_are_consistent(model):
     assert s["n_cardinality"] == len(model.cardinalities)
     assert s["soft_weight_sum"] == sum(model.soft.weight_list())
     assert s["n_vars"] == model.n_vars == model.n_input_vars
+
+
+def test_weight_list_mixing_64bit_overflow_and_small_weights():
+    """A list mixing a weight in [2**63, 2**64) with small ones keeps exact ints (not float64)."""
+    from satrules.ir import Model
+
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft_units([x, x], [2**63 + 5, 3])
+    assert m.soft.weight_list() == [2**63 + 5, 3]
+    assert m.cost({x: False}) == 2**63 + 8
