@@ -154,6 +154,8 @@ class CPSATBackend(BackendBase):
         for var, value in hinted.items():
             cp.add_hint(xs[var], value)
         solver = cp_model.CpSolver()
+        if time_limit is not None:  # the limit covers lowering and model building too
+            time_limit = max(time_limit - (time.perf_counter() - start), 0.01)
         params = self._parameters(solver, time_limit, seed)
         code = solver.solve(cp)
         wall = time.perf_counter() - start
