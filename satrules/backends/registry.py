@@ -116,8 +116,8 @@ def choose_backend(model: Model | None = None) -> str:
       engines are skipped when not installed, and when the soft weights exceed what
       they represent exactly (highs: 2**53, hermax: 2**63 - 1).
       Evidence (benchmarks/results/engines.md, docs/backends.md): HiGHS with clique
-      rows proved 4 of 6 CDPRL optima within 5 s (RC2 2, UWrMaxSat 1, CP-SAT 0);
-      RC2 proved every IMLI/IMLIB partition any engine proved, fastest (0.3-1.3 s).
+      rows proved all 6 CDPRL optima within 5 s (0.04-3.1 s; RC2 2, UWrMaxSat 2,
+      CP-SAT 1); RC2 proved every IMLI/IMLIB partition any engine proved, fastest.
       Under a tight limit UWrMaxSat keeps better incumbents on hard partitions:
       choose backend="hermax" (or "portfolio") for that.
 
