@@ -151,9 +151,13 @@ def _lowered_arrays(model: Model) -> dict[str, Any]:
             "soft_lits": lits, "soft_weights": weights, "offset": offset}
 
 
-def _run_engine(spec: EngineSpec, data: dict[str, Any], time_limit: float | None,
+def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
                 use_terminate: bool) -> tuple[int, int | None, list[int] | None]:
-    """Build and solve one engine; return ``(status code, engine cost, model lits)``."""
+    """Build and solve one engine; return ``(status code, engine cost, model lits)``.
+
+    ``deadline`` is a ``time.monotonic()`` instant fixed when the solve began, so
+    the time spent lowering and loading clauses counts against the limit.
+    """
     solver = spec.load()()
     try:
         lits = data["hard_lits"].tolist()
@@ -164,11 +168,10 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], time_limit: float | None
                                strict=True):
             solver.set_soft(lit, weight)
         kwargs: dict[str, Any] = {}
-        if time_limit is not None and use_terminate:
-            deadline = time.monotonic() + time_limit
+        if deadline is not None and use_terminate:
             solver.set_terminate(lambda: time.monotonic() > deadline)
-        elif time_limit is not None and spec.own_limit:
-            kwargs["time_limit"] = time_limit
+        elif deadline is not None and spec.own_limit:
+            kwargs["time_limit"] = max(deadline - time.monotonic(), 0.05)
         solver.solve(**kwargs)
         code = int(solver.get_status())
         if not _STATUS.get(code, (Status.ERROR, False))[1]:
@@ -252,7 +255,7 @@ def kill_process_tree(proc: Any) -> None:
     proc.join(5)
 
 
-def _run_in_child(spec: EngineSpec, data: dict[str, Any], time_limit: float
+def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
                   ) -> tuple[str, Any]:
     """Run the engine in a child process; kill it (and all it started) at the limit.
 
@@ -263,7 +266,6 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], time_limit: float
     ctx = multiprocessing.get_context("spawn")
     parent, child = ctx.Pipe(duplex=True)
     proc = ctx.Process(target=_child_main, args=(spec, child), daemon=True)
-    deadline = time.monotonic() + time_limit
     proc.start()
     child.close()
     sender = threading.Thread(target=_send_quietly, args=(parent, data), daemon=True)
@@ -321,6 +323,7 @@ class HermaxBackend(BackendBase):
                 "itself; give a time_limit"
             )
         start = time.perf_counter()
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         data = _lowered_arrays(model)
         common = dict(backend=self.name, engine=f"hermax.{spec.cls}",
                       engine_version=self.version(),
@@ -330,10 +333,10 @@ class HermaxBackend(BackendBase):
             # nothing to decide (some engines, e.g. CGSS, call an empty formula UNSAT)
             kind, payload = "ok", (30, 0, [])
         elif in_child:
-            kind, payload = _run_in_child(spec, data, time_limit)
+            kind, payload = _run_in_child(spec, data, deadline)
         else:
             try:
-                kind, payload = "ok", _run_engine(spec, data, time_limit, spec.terminate)
+                kind, payload = "ok", _run_engine(spec, data, deadline, spec.terminate)
             except NotImplementedError as exc:
                 kind, payload = "error", f"{type(exc).__name__}: {exc}"
         wall = time.perf_counter() - start
