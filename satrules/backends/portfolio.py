@@ -205,10 +205,12 @@ class PortfolioBackend(BackendBase):
                                     engine_version=raw["engine_version"],
                                     message=f"won by {name}", **common)
                 checked.append(sol)
-        proven = [s for s in checked if s.status in (Status.OPTIMAL, Status.UNSATISFIABLE)]
+        feasible = [s for s in checked if s.status.is_feasible]
+        # a verified assignment refutes any member's UNSATISFIABLE claim
+        proven = [s for s in checked if s.status is Status.OPTIMAL
+                  or (s.status is Status.UNSATISFIABLE and not feasible)]
         if proven:
             return proven[0]
-        feasible = [s for s in checked if s.status.is_feasible]
         notes = "; ".join(f"{n}: {r['status']} {r.get('message', '')}".strip()
                           for n, r in answers)
         if feasible:

@@ -181,3 +181,18 @@ def test_missing_member_engine(monkeypatch):
     with pytest.raises(BackendUnavailableError, match=r"satrules\[highs\]"):
         PortfolioBackend(backends=["highs"])
     assert all(name != "highs" for name, _ in PortfolioBackend().members)
+
+
+def test_verified_assignment_refutes_an_unsat_claim():
+    """If one member returns a verified assignment, another member's UNSAT claim is not
+    returned (the answer is the feasible one, never UNSATISFIABLE)."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([x], 2)
+    backend = PortfolioBackend(backends=["bruteforce"])
+    feasible = {"status": "FEASIBLE", "values": [False, True], "reported_cost": 0,
+                "lower_bound": None, "engine": "e1", "engine_version": "", "message": ""}
+    unsat = {"status": "UNSATISFIABLE", "values": None, "reported_cost": None,
+             "lower_bound": None, "engine": "e2", "engine_version": "", "message": ""}
+    sol = backend._choose(m, [("a", feasible), ("b", unsat)], 0.0, None)
+    assert sol.status is Status.FEASIBLE and sol.cost == 0 and sol["x"]
