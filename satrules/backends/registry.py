@@ -117,8 +117,9 @@ def choose_backend(model: Model | None = None) -> str:
       they represent exactly (highs: 2**53, hermax: 2**63 - 1).
       Evidence (benchmarks/results/engines.md, docs/backends.md): HiGHS with clique
       rows proved all 6 CDPRL optima within 5 s (0.04-3.1 s; RC2 2, UWrMaxSat 2,
-      CP-SAT 1); RC2 proved every IMLI/IMLIB partition any engine proved, the fastest
-      on IMLI (0.16-0.51 s vs UWrMaxSat 0.85-2.42 s) though UWrMaxSat was faster on
+      CP-SAT 1) and 8 of 8 with credit added at 20 s (at most 2.0 s; others at
+      most 2 of 8); RC2 proved every IMLI/IMLIB partition any engine proved, the
+      fastest on IMLI (0.16-0.51 s vs UWrMaxSat 0.85-2.42 s) though UWrMaxSat was faster on
       the larger IMLIB one (1.69 s vs 3.33 s) and keeps better incumbents under a
       tight limit: choose backend="hermax" (or "portfolio") for those.
 
