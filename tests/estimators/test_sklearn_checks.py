@@ -14,7 +14,8 @@ from satrules.estimators import ALL
 
 _BACKEND = "rc2" if "rc2" in available_backends() else "auto"
 #: fast settings, applied when the estimator has the parameter
-_FAST = {"backend": _BACKEND, "partition_size": 32, "n_thresholds": 2, "n_rules": 1}
+_FAST = {"backend": _BACKEND, "partition_size": 32, "n_thresholds": 2, "n_rules": 1,
+         "n_estimators": 5, "max_depth": 3}
 
 
 def _instances():
