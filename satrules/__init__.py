@@ -33,6 +33,8 @@ _EXPORTS = {
     "solve": "satrules.backends.registry",
     "available_backends": "satrules.backends.registry",
     "get_backend": "satrules.backends.registry",
+    "save": "satrules.serialization",
+    "load": "satrules.serialization",
     "SatrulesError": "satrules.exceptions",
     "BackendError": "satrules.exceptions",
     "BackendUnavailableError": "satrules.exceptions",

@@ -128,8 +128,8 @@ def _candidate_masks(est: Any, X: Any) -> tuple[list[str], list[Any], list[int],
     """Per-rule masks of a decision-rule estimator (CDPR) through its own rule covers."""
     rules = est.rules_
     # the estimator's own cover method applies its input checks and column encoding
-    # (CDPRClassifier._covers); bare candidate rules read X as it is
-    covers = est._covers(X) if hasattr(est, "_covers") else rules.cover(X)
+    # (CDPRClassifier.rule_covers); bare candidate rules read X as it is
+    covers = est.rule_covers(X) if hasattr(est, "rule_covers") else rules.cover(X)
     mask = np.asarray(covers.todense() if hasattr(covers, "todense") else covers, dtype=bool)
     texts, labels, sizes = [], [], []
     for rule in rules:

@@ -510,6 +510,25 @@ class RuleSet:
             conditions=None if conds is None else [Condition.from_dict(c) for c in conds],
         )
 
+    def save(self, path: Any) -> Any:
+        """Write the rule set to ``path`` as a versioned JSON rule-set file (atomically).
+
+        The schema lives in :mod:`satrules.serialization`; imported here on use.
+        """
+        from satrules import serialization
+
+        return serialization.save(self, path)
+
+    @classmethod
+    def load(cls, path: Any) -> RuleSet:
+        """Read a rule set written by :meth:`save` (never unpickles anything)."""
+        from satrules import serialization
+
+        obj = serialization.load(path)
+        if not isinstance(obj, cls):
+            raise ValueError(f"{path} holds a {type(obj).__name__}, not a RuleSet")
+        return obj
+
 
 def _drop_subsumed(rules: list[Rule]) -> list[Rule]:
     """Drop duplicate rules and rules whose literals contain another rule's literals.

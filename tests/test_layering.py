@@ -38,6 +38,7 @@ ALLOWED = {
 KNOWN_EXTRA = {
     ("binarize", "rules"): "the binarizer names its output columns with rules.Condition",
     ("layout", "rules"): "RuleLayout decodes into rules.Literal / Rule / RuleSet",
+    ("rules", "serialization"): "RuleSet.save/load delegate to the one rule-set file schema",
 }
 
 _ENGINE_BACKEND_MODULES = {"rc2", "cpsat", "highs", "hermax", "wcnf_external", "portfolio"}

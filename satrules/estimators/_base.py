@@ -61,8 +61,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
+from satrules._progress import progress
 from satrules.backends.registry import solve
 from satrules.binarize import ThresholdBinarizer
+from satrules.estimators._json import RuleFileMixin
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.rules import Rule, RuleSet
@@ -113,7 +115,7 @@ def _check_unique_columns(X: Any) -> None:
             raise ValueError(f"duplicate column names: {dups}")
 
 
-class IncrementalRuleClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class: fit rule sets partition by partition with a MaxSAT encoder (see module)."""
 
     #: scikit-learn estimator checks this family is known to fail, with the reason.
@@ -210,7 +212,8 @@ class IncrementalRuleClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMet
         """Learn one rule set for ``y`` (bool) over the partitions; return it and the solutions."""
         conditions = self.binarizer_.conditions_
         rules, prior, solutions = None, None, []
-        for part in split_partitions(y, n_parts, rng):
+        for part in progress(split_partitions(y, n_parts, rng), desc="partitions",
+                             total=n_parts):
             enc = self._encode_partition(Xb[part], y[part], prior, rng)
             sol = solve(enc.model, backend=self.backend, time_limit=self._solve_time(budget),
                         seed=int(rng.randint(2**31 - 1)), hint=getattr(enc, "hint", None))

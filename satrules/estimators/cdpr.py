@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from satrules import metrics
 from satrules.cdpr import gdy, gra, solve_exact
+from satrules.estimators._json import RuleFileMixin
 from satrules.mining import mine_rules
 
 __all__ = ["CDPRClassifier"]
@@ -106,7 +107,7 @@ class _ColumnEncoder:
         return np.hstack(blocks)
 
 
-class CDPRClassifier(ClassifierMixin, BaseEstimator):
+class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     """Rule-set classifier of high coverage built from tree-ensemble rules (CDPR).
 
     Parameters
@@ -286,6 +287,10 @@ class CDPRClassifier(ClassifierMixin, BaseEstimator):
                           f"answer", RuntimeWarning, stacklevel=3)
             return warm
         return res
+
+    def rule_covers(self, X):
+        """Return the selected rules' covers on ``X`` (sparse bool, rules x samples)."""
+        return self._covers(X)
 
     def _covers(self, X):
         check_is_fitted(self)
