@@ -126,8 +126,10 @@ def _small_estimators():
     import satrules.estimators as E
 
     small = {
-        "IMLIClassifier": {"n_rules": 1, "backend": "rc2"},
-        "IMLIBClassifier": {"n_rules": 1, "max_literals_per_rule": 2, "backend": "rc2"},
+        # a fixed random_state: partitions are shuffled, and n_jobs=1 must equal n_jobs=2
+        "IMLIClassifier": {"n_rules": 1, "backend": "rc2", "random_state": 0},
+        "IMLIBClassifier": {"n_rules": 1, "max_literals_per_rule": 2, "backend": "rc2",
+                            "random_state": 0},
         "CDPRClassifier": {"n_estimators": 5, "max_depth": 2, "gamma": 3},
     }
     out = []

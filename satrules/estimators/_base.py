@@ -31,7 +31,8 @@ Parameters the base reads from ``self``: ``n_partitions``, ``partition_size``,
 Partitions: the training rows are shuffled with ``random_state`` and split per
 class with ``numpy.array_split``, so every partition keeps the class ratio
 (ALGORITHMS.md §2.6).  ``partition_size`` (rows per partition), when set,
-overrides ``n_partitions`` (``ceil(n / partition_size)`` partitions).
+overrides ``n_partitions`` (``ceil(n / partition_size)`` partitions);
+``n_partitions="auto"`` means ``ceil(n / AUTO_PARTITION_SIZE)``.
 
 Time budget: ``time_limit`` is the total for one ``fit``.  Each solve gets the
 time left divided by the number of solves left (partitions x one-vs-rest
@@ -69,7 +70,11 @@ from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.rules import Rule, RuleSet
 
-__all__ = ["IncrementalRuleClassifier", "split_partitions"]
+__all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "split_partitions"]
+
+#: Rows per partition when ``n_partitions="auto"`` (seed 002 used 8 or 16 rows;
+#: pyrulelearn's reference figures use 16-row batches).
+AUTO_PARTITION_SIZE = 16
 
 
 def split_partitions(y: np.ndarray, n_partitions: int, rng: np.random.RandomState) -> list:
@@ -147,7 +152,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
-        positive_int("n_partitions", self.n_partitions)
+        if self.n_partitions != "auto":
+            positive_int("n_partitions", self.n_partitions)
         positive_int("partition_size", self.partition_size, allow_none=True)
         positive_int("n_thresholds", self.n_thresholds)
         if self.time_limit is not None and (isinstance(self.time_limit, bool) or
@@ -163,6 +169,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
     def _n_partitions(self, n_samples: int) -> int:
         if self.partition_size is not None:
             return max(1, math.ceil(n_samples / self.partition_size))
+        if self.n_partitions == "auto":
+            return max(1, math.ceil(n_samples / AUTO_PARTITION_SIZE))
         return min(self.n_partitions, n_samples)
 
     # -------------------------------------------------------------------- fit

@@ -259,10 +259,10 @@ def test_size_guard_reaches_the_user():
     X = rng.integers(0, 2, size=(40_000, 100), dtype=np.int8)
     y = rng.integers(0, 2, size=40_000)
     with pytest.raises(ModelSizeError, match="partition_size"):
-        IMLIClassifier(n_rules=3, backend=ENGINES[0]).fit(X, y)
+        IMLIClassifier(n_rules=3, n_partitions=1, backend=ENGINES[0]).fit(X, y)
     small_X, small_y = noisy_data(60)
     with pytest.raises(ModelSizeError, match="max_clauses=100"):
-        IMLIClassifier(max_clauses=100, backend=ENGINES[0]).fit(small_X, small_y)
+        IMLIClassifier(max_clauses=100, n_partitions=1, backend=ENGINES[0]).fit(small_X, small_y)
     with pytest.raises(ValueError, match="max_clauses"):
         IMLIClassifier(max_clauses=0).fit(small_X, small_y)
 

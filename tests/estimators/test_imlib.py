@@ -57,7 +57,7 @@ def test_rules_respect_k_and_l(objective, k, ell):
 def test_single_partition_optimum_is_stated_objective():
     """One partition, exact objective: the final solution's cost is |R_raw| + λ·errors."""
     X, y = noisy_data(40, seed=3)
-    clf = IMLIBClassifier(n_rules=2, max_literals_per_rule=2, data_fidelity=5,
+    clf = IMLIBClassifier(n_rules=2, max_literals_per_rule=2, data_fidelity=5, n_partitions=1,
                           backend=FAST, reduce=False).fit(X, y)
     raw = decode_imlib(encode_imlib(clf.binarizer_.transform(X), y, 2, 2, 5).layout,
                        clf.solution_)
