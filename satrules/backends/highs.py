@@ -311,6 +311,8 @@ class HiGHSBackend(BackendBase):
             )
         mip = build_mip(model, self.graph)
         h = _construct_silently(highspy, self.log)
+        if time_limit is not None:  # the limit covers building the MIP too
+            time_limit = max(time_limit - (time.perf_counter() - start), 0.01)
         opts = self._options(time_limit, seed)
         for key, val in opts.items():
             if h.setOptionValue(key, val) != highspy.HighsStatus.kOk:
