@@ -3,7 +3,8 @@
 Each member runs in a child process (multiprocessing ``spawn`` context) that
 first makes itself the leader of a new process group, so that engines which
 start processes of their own (hermax's incomplete engines) die with it.  The
-model travels pickled (our own object between our own processes).  The parent
+model travels as plain arrays (``numpy.savez``, read with ``allow_pickle=False``)
+and answers come back as JSON, so nothing is unpickled from a member.  The parent
 returns the first proven answer (``OPTIMAL`` or ``UNSATISFIABLE``) or, at the
 time limit, the cheapest incumbent any member reported, and kills every
 remaining process group before returning -- also when it is interrupted.
@@ -17,14 +18,17 @@ margin for reporting) when they start, and the parent waits at most
 
 from __future__ import annotations
 
+import io
+import json
 import multiprocessing
 import os
-import pickle
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from multiprocessing.connection import wait
 from typing import Any
+
+import numpy as np
 
 from satrules.backends.base import BackendBase
 from satrules.backends.hermax import kill_process_tree
@@ -38,7 +42,7 @@ __all__ = ["PortfolioBackend", "DEFAULT_MEMBERS", "GRACE"]
 DEFAULT_MEMBERS: tuple[Any, ...] = ("rc2", "cpsat", "highs", ("hermax", {"engine": "uwrmaxsat"}))
 #: Seconds the parent waits past the time limit for the members' last reports.
 GRACE = 1.5
-#: Seconds a member keeps in hand to pickle and send its answer.
+#: Seconds a member keeps in hand to encode and send its answer.
 _REPORT_MARGIN = 0.3
 
 
@@ -49,20 +53,77 @@ def _member_main(name: str, options: dict, deadline: float | None,
     try:
         from satrules.backends.registry import solve
 
-        model = pickle.loads(conn.recv_bytes())
+        model = decode_model(conn.recv_bytes())
 
         limit = None
         if deadline is not None:
             limit = max(deadline - time.time() - _REPORT_MARGIN, 0.05)
         sol = solve(model, backend=name, time_limit=limit, seed=seed, hint=hint, **options)
-        conn.send({"status": sol.status.value, "values": sol.values,
-                   "reported_cost": sol.reported_cost, "lower_bound": sol.lower_bound,
-                   "engine": sol.engine, "engine_version": sol.engine_version,
-                   "message": sol.message, "backend": sol.backend})
+        values = None if sol.values is None else "".join("1" if v else "0" for v in sol.values)
+        answer = {"status": sol.status.value, "values": values,
+                  "reported_cost": sol.reported_cost, "lower_bound": sol.lower_bound,
+                  "engine": sol.engine, "engine_version": sol.engine_version,
+                  "message": sol.message, "backend": sol.backend}
+        conn.send_bytes(json.dumps(answer).encode())
     except Exception as exc:  # reported to the parent as this member's ERROR
-        conn.send({"status": Status.ERROR.value, "message": f"{type(exc).__name__}: {exc}"})
+        conn.send_bytes(json.dumps({"status": Status.ERROR.value,
+                                    "message": f"{type(exc).__name__}: {exc}"}).encode())
     finally:
         conn.close()
+
+
+def encode_model(model: Model) -> bytes:
+    """Return ``model``'s constraints as ``numpy.savez`` bytes (no pickle, no keys).
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); xs = m.new_vars("x", 3); m.add_hard(xs); m.add_soft([-xs[0]], 2**70)
+    >>> m.add_cardinality(xs, "<=", 1); m.add_graph(xs, [[0, 1]])
+    >>> back = decode_model(encode_model(m))
+    >>> back.stats() == m.stats()
+    True
+    """
+    hard, soft = model.hard, model.soft
+    cards, graphs = model.cardinalities, model.graphs
+    arrays = {
+        "n_vars": np.array([model.n_vars], dtype=np.int64),
+        "hard_lits": hard.lits, "hard_offsets": hard.offsets,
+        "soft_lits": soft.lits, "soft_offsets": soft.offsets,
+        # decimal strings keep weights of any size without object arrays
+        "soft_weights": np.array([str(w) for w in soft.weight_list()], dtype=np.str_),
+        "card_ops": np.array([c.op for c in cards], dtype=np.str_),
+        "card_bounds": np.array([c.bound for c in cards], dtype=np.int64),
+        "card_sizes": np.array([len(c.lits) for c in cards], dtype=np.int64),
+        "card_lits": np.array([lit for c in cards for lit in c.lits], dtype=np.int64),
+    }
+    for i, graph in enumerate(graphs):
+        arrays[f"graph{i}_lits"] = np.array(graph.lits, dtype=np.int64)
+        arrays[f"graph{i}_edges"] = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
+    arrays["n_graphs"] = np.array([len(graphs)], dtype=np.int64)
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
+def decode_model(data: bytes) -> Model:
+    """Rebuild a model written by :func:`encode_model` (``allow_pickle=False``)."""
+    with np.load(io.BytesIO(data), allow_pickle=False) as z:
+        model = Model()
+        model.new_aux(int(z["n_vars"][0]))
+        if len(z["hard_offsets"]) > 1:
+            model.add_clauses(z["hard_lits"], z["hard_offsets"])
+        if len(z["soft_offsets"]) > 1:
+            model.add_soft_clauses(z["soft_lits"], [int(w) for w in z["soft_weights"]],
+                                   z["soft_offsets"])
+        start = 0
+        for op, bound, size in zip(z["card_ops"].tolist(), z["card_bounds"].tolist(),
+                                   z["card_sizes"].tolist(), strict=True):
+            model.add_cardinality(z["card_lits"][start:start + size], op, int(bound))
+            start += size
+        for i in range(int(z["n_graphs"][0])):
+            model.add_graph(z[f"graph{i}_lits"], z[f"graph{i}_edges"])
+    return model
 
 
 def _send_quietly(conn: Any, payload: bytes) -> None:
@@ -139,7 +200,7 @@ class PortfolioBackend(BackendBase):
         procs, conns, senders = [], {}, []
         self.last_pids = []
         try:
-            payload = pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL)
+            payload = encode_model(model)
             for name, opts in self.members:
                 parent, child = ctx.Pipe(duplex=True)
                 # not daemonic: a daemonic member could not start processes of its own
@@ -180,7 +241,9 @@ class PortfolioBackend(BackendBase):
                 pending.discard(conn)
                 name, _ = conns[conn]
                 try:
-                    raw = conn.recv()
+                    raw = json.loads(conn.recv_bytes())
+                    if raw.get("values") is not None:
+                        raw["values"] = np.frombuffer(raw["values"].encode(), np.uint8) == 49
                 except EOFError:
                     raw = {"status": Status.ERROR.value, "message": "member process died"}
                 answers.append((name, raw))
