@@ -27,6 +27,7 @@ breaks a hard constraint raises :class:`~satrules.exceptions.BackendError`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
 import os
@@ -200,10 +201,9 @@ def _child_main(spec: EngineSpec, conn: Any) -> None:
 
 
 def _send_quietly(conn: Any, payload: Any) -> None:
-    try:
+    # the child may be killed (or the pipe closed) before it reads everything
+    with contextlib.suppress(OSError, ValueError, TypeError):
         conn.send(payload)
-    except (OSError, ValueError, TypeError):
-        pass  # the child was killed (or the pipe closed) before it read everything
 
 
 def _descendants(pid: int) -> list[int]:
@@ -249,7 +249,7 @@ def kill_process_tree(proc: Any) -> None:
             if os.getpgid(pid) == pid:
                 os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
-            pass  # already gone
+            pass
     if proc.is_alive():
         proc.kill()
     proc.join(5)

@@ -18,6 +18,7 @@ margin for reporting) when they start, and the parent waits at most
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import multiprocessing
@@ -127,10 +128,9 @@ def decode_model(data: bytes) -> Model:
 
 
 def _send_quietly(conn: Any, payload: bytes) -> None:
-    try:
+    # the member may be killed (or the pipe closed) before it reads the model
+    with contextlib.suppress(OSError, ValueError, TypeError):
         conn.send_bytes(payload)
-    except (OSError, ValueError, TypeError):
-        pass  # the member was killed (or the pipe closed) before it read the model
 
 
 def _parse_members(backends: Sequence[Any] | None) -> list[tuple[str, dict]]:

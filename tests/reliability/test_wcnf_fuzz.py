@@ -40,7 +40,8 @@ def _outcome(data: bytes):
         assert isinstance(exc, EncodingError), repr(exc)
         found = _ERR.match(str(exc))
         assert found, str(exc)
-        assert 1 <= int(found.group(1)) <= data.count(b"\n") + 1
+        line = int(found.group(1))
+        assert line >= 1 and line <= data.count(b"\n") + 1
         return str(exc)
     assert isinstance(m, Model)
     m.stats()
