@@ -18,10 +18,12 @@ from typing import Any
 
 import numpy as np
 
-#: ``--method`` name -> (module, class, fixed parameters).
+#: ``--method`` name -> (module, class, fixed parameters).  IMLI/IMLIB default to
+#: 16-row partitions on the command line (one exact solve over all rows can take
+#: minutes on a few hundred rows); --n-partitions / --partition-size override it.
 METHODS: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "imli": ("satrules.estimators.imli", "IMLIClassifier", {}),
-    "imlib": ("satrules.estimators.imlib", "IMLIBClassifier", {}),
+    "imli": ("satrules.estimators.imli", "IMLIClassifier", {"n_partitions": "auto"}),
+    "imlib": ("satrules.estimators.imlib", "IMLIBClassifier", {"n_partitions": "auto"}),
     "cdpr-gra": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "gra"}),
     "cdpr-gdy": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "gdy"}),
     "cdpr-exact": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "exact"}),
@@ -33,7 +35,8 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
     ("--data-fidelity", "data_fidelity", float, "weight of one error, lambda (IMLI, IMLIB)"),
-    ("--n-partitions", "n_partitions", int, "number of incremental partitions (IMLI, IMLIB)"),
+    ("--n-partitions", "n_partitions", int,
+     "number of incremental partitions (IMLI, IMLIB; default: 16-row partitions)"),
     ("--partition-size", "partition_size", int, "samples per partition (IMLI, IMLIB)"),
     ("--max-literals", "max_literals_per_rule", int, "literals per rule l (IMLIB)"),
     ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (IMLI, IMLIB)"),

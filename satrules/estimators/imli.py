@@ -33,10 +33,11 @@ class IMLIClassifier(IncrementalRuleClassifier):
         ``lambda``: the cost of one misclassified training sample.
     feature_weight : float, default=1
         ``w_f``: the cost of one literal (after the first partition, of one change).
-    n_partitions : int or "auto", default="auto"
+    n_partitions : int or "auto", default=1
         Number of stratified partitions learned incrementally; ``"auto"`` uses
-        ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol), so a
-        default fit stays fast on any data size.
+        ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol).  One
+        partition is one exact solve over all rows: on a few hundred rows and
+        more, use ``"auto"`` or ``partition_size`` (the CLI does by default).
     partition_size : int or None, default=None
         Rows per partition; overrides ``n_partitions`` when set.
     n_thresholds : int, default=4
@@ -104,7 +105,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
     def __init__(self, n_rules=1, rule_type="dnf", data_fidelity=10, feature_weight=1,
-                 n_partitions="auto", partition_size=None, n_thresholds=4, symmetry_breaking=False,
+                 n_partitions=1, partition_size=None, n_thresholds=4, symmetry_breaking=False,
                  backend="auto", time_limit=None, random_state=None, multi_class="ovr",
                  max_clauses=DEFAULT_MAX_CLAUSES):
         self.n_rules = n_rules

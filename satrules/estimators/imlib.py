@@ -37,10 +37,11 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         partitions); ``"paper"`` uses the seed's clauses as printed (a literal costs 2,
         a negative costs λ per covering rule, polarity free across partitions).  See
         ``docs/imlib_objective.md``.
-    n_partitions : int or "auto", default="auto"
+    n_partitions : int or "auto", default=1
         Number of stratified partitions learned incrementally; ``"auto"`` uses
-        ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol), so a
-        default fit stays fast on any data size.
+        ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol).  One
+        partition is one exact solve over all rows: on a few hundred rows and
+        more, use ``"auto"`` or ``partition_size`` (the CLI does by default).
     partition_size : int or None, default=None
         Rows per partition (the seed used 8 or 16); overrides ``n_partitions`` when set.
     n_thresholds : int, default=4
@@ -99,7 +100,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
     def __init__(self, n_rules=2, max_literals_per_rule=3, data_fidelity=10, objective="exact",
-                 n_partitions="auto", partition_size=None, n_thresholds=4, reduce=True,
+                 n_partitions=1, partition_size=None, n_thresholds=4, reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr"):
         self.n_rules = n_rules
