@@ -51,7 +51,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from satrules.rules import MISSING, Condition
+from satrules.rules import MISSING, Condition, missing_mask
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING"]
 
@@ -62,19 +62,6 @@ class FeatureTypeError(ValueError, TypeError):
 
 def _is_frame(X: Any) -> bool:
     return hasattr(X, "columns") and hasattr(X, "iloc")
-
-
-def _missing_mask(col: np.ndarray) -> np.ndarray:
-    """Return where ``col`` is missing (NaN, None, pd.NA, NaT)."""
-    if col.dtype.kind == "f":
-        return np.isnan(col)
-    if col.dtype.kind in "biu":
-        return np.zeros(len(col), dtype=bool)
-    try:
-        import pandas as pd
-        return np.asarray(pd.isna(col), dtype=bool)
-    except ImportError:  # pragma: no cover - pandas is normally present
-        return np.array([v is None or (isinstance(v, float) and v != v) for v in col], bool)
 
 
 def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
@@ -202,7 +189,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
 
     def _clean(self, col: np.ndarray, name: str, fitting: bool) -> tuple[np.ndarray, np.ndarray]:
         """Return (values with missing entries replaced, missing mask), checking NaN/inf."""
-        miss = _missing_mask(col)
+        miss = missing_mask(col)
         if miss.any() and self.missing == "error":
             raise ValueError(
                 f"feature {name!r} has {int(miss.sum())} missing value(s) (NaN); impute them or "

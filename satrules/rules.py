@@ -59,7 +59,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _missing(values: np.ndarray) -> np.ndarray:
+def missing_mask(values: np.ndarray) -> np.ndarray:
     """Return where ``values`` is missing (NaN, None, pd.NA)."""
     if values.dtype.kind == "f":
         return np.isnan(values)
@@ -130,7 +130,7 @@ class Condition:
         an unseen category equals no value.
         """
         values = np.asarray(values)
-        miss = _missing(values)
+        miss = missing_mask(values)
         if self.op == "<=":
             numeric = np.full(len(values), np.nan)
             numeric[~miss] = values[~miss].astype(np.float64)
