@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 from hypothesis import strategies as st
 
 from satrules.ir import Model
@@ -39,4 +42,28 @@ def tiny_models(draw, max_vars: int = 6, max_hard: int = 6, max_soft: int = 6,
                                         st.integers(0, len(lits) - 1))
                               .filter(lambda e: e[0] != e[1]), max_size=6))
         m.add_graph(lits, pairs)
+    return m
+
+
+def covers_from_sets(sets, n_samples: int) -> np.ndarray:
+    """A rules x samples bool cover matrix from one iterable of sample indices per rule."""
+    out = np.zeros((len(sets), n_samples), dtype=bool)
+    for r, members in enumerate(sets):
+        out[r, list(members)] = True
+    return out
+
+
+def cdpr_worked_example() -> np.ndarray:
+    """ALGORITHMS.md §4.4: r1={1..6}, r2={5..8}, r3={7,8,9}, r4={1,2}, r5={9,10} (0-based)."""
+    return covers_from_sets([range(0, 6), range(4, 8), range(6, 9), range(0, 2), range(8, 10)], 10)
+
+
+def random_maxsat(n_vars: int = 90, n_soft: int = 600, seed: int = 1) -> Model:
+    """Random weighted Max-3-SAT: hard enough that no engine proves it within a second."""
+    rng = random.Random(seed)
+    m = Model()
+    m.new_vars("x", n_vars)
+    for _ in range(n_soft):
+        m.add_soft([rng.choice([1, -1]) * rng.randint(1, n_vars) for _ in range(3)],
+                   rng.randint(1, 5))
     return m

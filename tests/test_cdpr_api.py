@@ -14,17 +14,10 @@ from satrules.cdpr import ExactResult, gdy, gra, solve_exact
 from satrules.exceptions import ModelSizeError
 from satrules.heuristics import coverage, exhaustive_cdprl, is_feasible
 from satrules.ir import Status
+from tests.strategies import cdpr_worked_example as worked_example
 
 ENGINES = available_backends(exclude={"wcnf", "portfolio"})
 BETAS = [0, 0.25, 1 / 3, 0.5, 2 / 3, 1.0]
-
-
-def worked_example():
-    """ALGORITHMS.md §4.4 (0-based samples)."""
-    out = np.zeros((5, 10), dtype=bool)
-    for r, cov in enumerate([range(0, 6), range(4, 8), range(6, 9), range(0, 2), range(8, 10)]):
-        out[r, list(cov)] = True
-    return out
 
 
 def test_solve_exact_result_fields():

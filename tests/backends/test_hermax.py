@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 
 import numpy as np
@@ -14,24 +13,13 @@ from satrules.backends import registry
 from satrules.backends.hermax import ENGINES, EngineSpec, HermaxBackend, merge_soft_units
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Status
-from tests.strategies import tiny_models
+from tests.strategies import random_maxsat, tiny_models
 
 needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
                                   reason="hermax is not installed (pip install 'satrules[hermax]')")
 
 COMPLETE = [name for name, spec in ENGINES.items() if spec.complete]
 INCOMPLETE = [name for name, spec in ENGINES.items() if not spec.complete]
-
-
-def _random_maxsat(n_vars: int = 90, n_soft: int = 600, seed: int = 1) -> Model:
-    """Random weighted Max-3-SAT: hard enough that no engine proves it within a second."""
-    rng = random.Random(seed)
-    m = Model()
-    m.new_vars("x", n_vars)
-    for _ in range(n_soft):
-        m.add_soft([rng.choice([1, -1]) * rng.randint(1, n_vars) for _ in range(3)],
-                   rng.randint(1, 5))
-    return m
 
 
 # ----------------------------------------------------------------------------- fake engines
@@ -205,7 +193,7 @@ def test_duplicate_soft_units_reach_the_engine_summed():
 @pytest.mark.parametrize("engine", ["uwrmaxsat", "evalmaxsat", "loandra"])
 def test_time_limit_is_honoured(engine):
     """In-process terminate, child-process kill and hermax's own limit all stop in limit + 2 s."""
-    m = _random_maxsat()
+    m = random_maxsat()
     t0 = time.perf_counter()
     sol = registry.solve(m, backend="hermax", engine=engine, time_limit=1.0)
     assert time.perf_counter() - t0 < 1.0 + 2.0
@@ -248,7 +236,7 @@ def test_missing_package_error(monkeypatch):
 def test_same_input_same_answer(engine):
     """Without a time limit the engines are deterministic: the same model gives the same
     assignment twice (docs/backends.md, determinism)."""
-    m = _random_maxsat(40, 200, seed=5)
+    m = random_maxsat(40, 200, seed=5)
     a = registry.solve(m, backend="hermax", engine=engine)
     b = registry.solve(m, backend="hermax", engine=engine)
     assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL

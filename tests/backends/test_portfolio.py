@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from pathlib import Path
@@ -15,20 +14,10 @@ from satrules.backends.hermax import HermaxBackend
 from satrules.backends.portfolio import GRACE, PortfolioBackend
 from satrules.exceptions import BackendUnavailableError, EncodingError
 from satrules.ir import Model, Status
-from tests.strategies import tiny_models
+from tests.strategies import random_maxsat, tiny_models
 
 needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
                                   reason="hermax is not installed (pip install 'satrules[hermax]')")
-
-
-def _random_maxsat(n_vars: int, n_soft: int, seed: int = 1) -> Model:
-    rng = random.Random(seed)
-    m = Model()
-    m.new_vars("x", n_vars)
-    for _ in range(n_soft):
-        m.add_soft([rng.choice([1, -1]) * rng.randint(1, n_vars) for _ in range(3)],
-                   rng.randint(1, 5))
-    return m
 
 
 def _alive_in_groups(pgids: list[int]) -> list[int]:
@@ -96,7 +85,7 @@ def test_first_proof_wins_and_no_orphans_remain():
     and Loandra with hermax's worker in a session of its own -- are killed with everything they
     started.  A sampler thread records the members' descendants during the race, so the test
     also proves that such grandchildren existed (otherwise it would pin nothing)."""
-    model = _random_maxsat(90, 450)
+    model = random_maxsat(90, 450)
     backend = PortfolioBackend(backends=[("hermax", {"engine": "uwrmaxsat"}),
                                          ("hermax", {"engine": "evalmaxsat"}),
                                          ("hermax", {"engine": "loandra"})])
@@ -129,7 +118,7 @@ def test_first_proof_wins_and_no_orphans_remain():
 def test_time_limit_returns_best_incumbent_and_kills_everything():
     """No member proves the optimum in 2 s: the answer comes within limit + GRACE + 1 s, is the
     cheapest verified incumbent (or UNKNOWN), and every member process group is gone."""
-    model = _random_maxsat(120, 900)
+    model = random_maxsat(120, 900)
     backend = PortfolioBackend(backends=[("hermax", {"engine": "uwrmaxsat"}),
                                          ("hermax", {"engine": "evalmaxsat"})])
     t0 = time.perf_counter()

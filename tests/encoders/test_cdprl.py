@@ -21,21 +21,11 @@ from satrules.encoders.cdprl import (
 from satrules.exceptions import EncodingError, ModelSizeError
 from satrules.heuristics import coverage, exhaustive_cdprl, gra_select, is_feasible
 from satrules.ir import Status
+from tests.strategies import cdpr_worked_example as worked_example
+from tests.strategies import covers_from_sets
 
 BETAS = [0, 0.25, 1 / 3, 0.5, 2 / 3, 1.0]
 ENGINES = available_backends(exclude={"bruteforce", "wcnf", "portfolio"})
-
-
-def _covers(sets, n_samples):
-    out = np.zeros((len(sets), n_samples), dtype=bool)
-    for r, members in enumerate(sets):
-        out[r, list(members)] = True
-    return out
-
-
-def worked_example():
-    """ALGORITHMS.md §4.4 (0-based samples)."""
-    return _covers([range(0, 6), range(4, 8), range(6, 9), range(0, 2), range(8, 10)], 10)
 
 
 def _signatures(enc):
@@ -108,7 +98,7 @@ def test_model_shape_and_offset():
 
 def test_uncovered_samples_are_dropped():
     """§4.3.1: a sample no rule covers gets no y; total weight counts covered samples only."""
-    covers = _covers([[0, 1], [1, 2]], 6)
+    covers = covers_from_sets([[0, 1], [1, 2]], 6)
     enc = encode_cdprl(covers, 0.5, 2)
     assert enc.layout.total_weight == 3
     assert enc.layout.stats["samples"] == 6 and enc.layout.stats["samples_covered"] == 3
@@ -159,7 +149,7 @@ def test_reductions_keep_the_optimum(covers, beta, gamma, strict):
 
 def test_identical_covers_keep_the_most_accurate():
     """§4.3.3: of identical covers one stays: highest accuracy, then lowest index."""
-    covers = _covers([[0, 1], [0, 1], [2], [0, 1]], 3)
+    covers = covers_from_sets([[0, 1], [0, 1], [2], [0, 1]], 3)
     enc = encode_cdprl(covers, 0.5, 2, accuracy=[0.5, 0.9, 0.7, 0.9])
     assert enc.layout.rules.tolist() == [1, 2]
     assert enc.layout.position.tolist() == [0, 0, 1, 0]
@@ -172,7 +162,7 @@ def test_dominance_needs_the_neighbourhood_condition():
     The only optimum is {r, t} (7); dropping r because its cover is inside s's
     would leave 6, so the neighbourhood condition must keep r.
     """
-    covers = _covers([[0], [0, 1], range(1, 7)], 7)
+    covers = covers_from_sets([[0], [0, 1], range(1, 7)], 7)
     beta, gamma = 0.25, 2
     assert exhaustive_cdprl(covers, beta, gamma) == (7, [0, 2])
     enc, _, ans = _exact(covers, beta, gamma)
@@ -182,7 +172,7 @@ def test_dominance_needs_the_neighbourhood_condition():
 
 def test_dominance_chain_is_removed_one_at_a_time():
     """§4.3.4: r < s < t with no other conflicts: r and s go, t stays, optimum unchanged."""
-    covers = _covers([[0], [0, 1], [0, 1, 2], [5]], 6)
+    covers = covers_from_sets([[0], [0, 1], [0, 1, 2], [5]], 6)
     enc, _, ans = _exact(covers, 0.5, 2)
     assert enc.layout.rules.tolist() == [2, 3]
     assert enc.layout.position.tolist() == [0, 0, 0, 1]

@@ -17,30 +17,20 @@ from satrules.heuristics import (
     is_feasible,
     rate_exceeds,
 )
+from tests.strategies import cdpr_worked_example as worked_example
+from tests.strategies import covers_from_sets
 
 BETAS = [0, 0.1, 0.25, 1 / 3, 0.5, 2 / 3, 0.9, 1.0]
 
 
-def _covers(sets, n_samples):
-    out = np.zeros((len(sets), n_samples), dtype=bool)
-    for r, members in enumerate(sets):
-        out[r, list(members)] = True
-    return out
-
-
-def worked_example():
-    """ALGORITHMS.md §4.4: r1={1..6}, r2={5..8}, r3={7,8,9}, r4={1,2}, r5={9,10} (0-based)."""
-    return _covers([range(0, 6), range(4, 8), range(6, 9), range(0, 2), range(8, 10)], 10)
-
-
 def marginal_in_only_counterexample():
     """§5.2: A = 10 samples, B = 5 others, C = 3 of A + 3 of B + 1 new; beta 1/2, gamma 3."""
-    return _covers([range(0, 10), range(10, 15), [0, 1, 2, 10, 11, 12, 15]], 16)
+    return covers_from_sets([range(0, 10), range(10, 15), [0, 1, 2, 10, 11, 12, 15]], 16)
 
 
 def theorem_5_1_counterexample():
     """§5.4: A = {0..9}, B1 = {0} + 8 new, B2 = {1} + 8 new; gamma 2, beta 1/10."""
-    return _covers([range(0, 10), [0, *range(10, 18)], [1, *range(18, 26)]], 26)
+    return covers_from_sets([range(0, 10), [0, *range(10, 18)], [1, *range(18, 26)]], 26)
 
 
 def corollary_1_static_counterexample():
@@ -48,7 +38,7 @@ def corollary_1_static_counterexample():
     core = list(range(9))
     sets = [core + [9 + i] for i in range(3)]
     sets += [list(range(12 + 9 * j, 21 + 9 * j)) for j in range(3)]
-    return _covers(sets, 39)
+    return covers_from_sets(sets, 39)
 
 
 @st.composite
@@ -112,14 +102,14 @@ def test_empty_covers_are_never_picked():
 
 def test_ties_go_to_lowest_index():
     """Equal criteria are broken by the lowest rule index (deterministic output)."""
-    covers = _covers([[0, 1], [2, 3], [4, 5]], 6)
+    covers = covers_from_sets([[0, 1], [2, 3], [4, 5]], 6)
     assert gra_select(covers, 0.5, 2).selected == [0, 1]
     assert gra_select(covers[::-1], 0.5, 2).selected == [0, 1]
 
 
 def test_marginal_stops_at_zero_gain():
     """Marginal selection stops when the best marginal gain is 0."""
-    covers = _covers([[0, 1, 2, 3], [0, 1], [2, 3]], 4)
+    covers = covers_from_sets([[0, 1, 2, 3], [0, 1], [2, 3]], 4)
     res = gra_select(covers, 1.0, 3, selection="marginal")
     assert res.selected == [0]
 
