@@ -14,7 +14,10 @@ Families (``--family``, default all):
   coverage model (cardinality + conflict graph + soft units).
 
 Configurations: rc2; cpsat with clique / pairwise graphs; highs with clique / pairwise graphs;
-hermax with each complete engine and Loandra (anytime).
+hermax with each complete engine and Loandra (anytime); and the two meta-backends, ``staged``
+(RC2 for 10 % of the limit, then CP-SAT warm-started: what ``auto`` picks for clause models
+under a time limit) and ``portfolio`` (rc2, cpsat, highs and hermax/uwrmaxsat raced in
+processes; on two cores they share the CPU).
 
 Per run: status, wall time, cost, own lower bound, and the final gap against the best bound any
 configuration proved on that instance (``gap = (cost - best_bound) / max(cost, 1)``).  Writes
@@ -66,7 +69,13 @@ CONFIGS = [
     ("hermax/cgss", "hermax", {"engine": "cgss"}),
     ("hermax/wmaxcdcl", "hermax", {"engine": "wmaxcdcl"}),
     ("hermax/loandra", "hermax", {"engine": "loandra"}),
+    # meta-backends: RC2 then CP-SAT in one process; all default members raced in processes
+    ("staged", "staged", {}),
+    ("portfolio", "portfolio", {}),
 ]
+#: Run only when named in ``--configs``: the portfolio's processes take every core, which would
+#: slow whatever else runs on the machine (run it alone).
+OPT_IN = {"portfolio"}
 
 
 def _binarized(name: str):
@@ -138,13 +147,20 @@ def run_one(model, backend: str, options: dict, limit: float) -> dict:
             "lower_bound": sol.lower_bound, "message": sol.message[:120]}
 
 
-def run_family(family: str, quick: bool, limit: float, configs=None) -> pd.DataFrame:
+def run_family(family: str, quick: bool, limit: float, configs=None,
+               out: Path | None = None) -> pd.DataFrame:
+    """Run every configuration on every instance of ``family``.
+
+    When ``out`` is given the rows written so far are saved there after every run, so a long
+    run that is interrupted keeps what it measured.
+    """
     have = set(available_backends())
     rows = []
     for label, model in GENERATORS[family](quick):
         stats = model.stats()
         for name, backend, options in CONFIGS:
-            if backend not in have or (configs and name not in configs):
+            if backend not in have or (configs and name not in configs) or (
+                    name in OPT_IN and not (configs and name in configs)):
                 continue
             res = run_one(model, backend, options, limit)
             rows.append({"family": family, "instance": label, "config": name,
@@ -153,12 +169,21 @@ def run_family(family: str, quick: bool, limit: float, configs=None) -> pd.DataF
                          "limit": limit, **res})
             print(f"{label:32s} {name:20s} {res['status']:9s} {res['time']:7.2f}s "
                   f"cost={res['cost']} lb={res['lower_bound']}", flush=True)
+            if out is not None:  # atomic, so a concurrent write_markdown never reads half a file
+                tmp = out.with_suffix(".part")
+                add_gaps(pd.DataFrame(rows)).to_csv(tmp, index=False)
+                tmp.replace(out)
     frame = pd.DataFrame(rows)
     return add_gaps(frame)
 
 
 def add_gaps(frame: pd.DataFrame) -> pd.DataFrame:
-    """Add ``best_bound`` (best proven bound on the instance) and the final ``gap``."""
+    """Add ``best_bound`` (best proven bound on the instance) and the final ``gap``.
+
+    The best bound is taken over every row of ``frame`` with the same instance label (the
+    label fixes the model), whatever its time limit, so gaps in the merged table use every
+    bound any run proved.
+    """
     if frame.empty:
         return frame
     bound = frame["lower_bound"].astype(float)
@@ -200,7 +225,7 @@ def write_markdown() -> None:
     frames = [pd.read_csv(p) for p in sorted(RESULTS.glob("engines_*.csv"))]
     if not frames:
         return
-    frame = pd.concat(frames, ignore_index=True)
+    frame = add_gaps(pd.concat(frames, ignore_index=True))
     summary = summarise(frame)
     lines = ["# Engine benchmark (benchmarks/bench_engines.py)", "",
              "Two cores shared with other jobs (load average up to about 11 during the runs: "
@@ -229,8 +254,9 @@ def main(argv=None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     warnings.filterwarnings("ignore")
     for family in args.family or FAMILIES:
-        frame = run_family(family, args.quick, limit, args.configs)
-        frame.to_csv(RESULTS / f"engines_{family}{args.tag}.csv", index=False)
+        out = RESULTS / f"engines_{family}{args.tag}.csv"
+        frame = run_family(family, args.quick, limit, args.configs, out=out)
+        frame.to_csv(out, index=False)
         write_markdown()
     return 0
 

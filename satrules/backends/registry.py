@@ -26,11 +26,12 @@ BACKENDS: dict[str, str] = {
     "hermax": "satrules.backends.hermax:HermaxBackend",
     "wcnf": "satrules.backends.wcnf_external:ExternalWCNFBackend",
     "portfolio": "satrules.backends.portfolio:PortfolioBackend",
+    "staged": "satrules.backends.staged:StagedBackend",
     "bruteforce": "satrules.backends.bruteforce:BruteForceBackend",
 }
 
-#: Backends that need a user-supplied command or other configuration to run,
-#: so ``auto`` never picks them.
+#: Backends that need a user-supplied command or other configuration to run, or that
+#: start processes, so ``auto`` never picks them.
 _NEEDS_CONFIG = {"wcnf", "portfolio"}
 
 
@@ -105,23 +106,27 @@ def _usable(name: str, weight_sum: int) -> bool:
     return cls is not None and cls.available()
 
 
-def choose_backend(model: Model | None = None) -> str:
-    """Return the backend ``"auto"`` uses for ``model``.
+def choose_backend(model: Model | None = None, time_limit: float | None = None) -> str:
+    """Return the backend ``"auto"`` uses for ``model`` (solved within ``time_limit``).
 
     Rule:
       models with a conflict graph (CDPRL-style: graph + cardinality + soft units)
         -> highs, else cpsat, hermax, rc2, bruteforce;
       all other models (clause-heavy MaxSAT: IMLI, IMLIB)
-        -> rc2, else hermax (UWrMaxSat), cpsat, bruteforce;
+        without a time limit -> rc2, else hermax (UWrMaxSat), cpsat, bruteforce;
+        with a time limit -> staged (RC2 for 10 % of the limit, then CP-SAT for
+        the rest, warm-started, keeping RC2's lower bound) when rc2 and cpsat
+        are both installed, else the order above;
       engines are skipped when not installed, and when the soft weights exceed what
       they represent exactly (highs: 2**53, hermax: 2**63 - 1).
-      Evidence (benchmarks/results/engines.md, docs/backends.md): HiGHS with clique
-      rows proved all 6 CDPRL optima within 5 s (0.04-3.1 s; RC2 2, UWrMaxSat 2,
-      CP-SAT 1) and 8 of 8 with credit added at 20 s (at most 2.0 s; others at
-      most 2 of 8); RC2 proved every IMLI/IMLIB partition any engine proved, the
-      fastest on IMLI (0.16-0.51 s vs UWrMaxSat 0.85-2.42 s) though UWrMaxSat was faster on
-      the larger IMLIB one (1.69 s vs 3.33 s) and keeps better incumbents under a
-      tight limit: choose backend="hermax" (or "portfolio") for those.
+      Evidence at a 60 s limit (benchmarks/results/engines.md, docs/backends.md):
+      HiGHS with clique rows proved all 8 CDPRL optima (pima, biopsy, titanic,
+      credit; beta 0.1 and 0.6) in at most 3.4 s, no other configuration more
+      than 2 of 8.  On IMLI/IMLIB no single engine wins: RC2 is the fastest
+      wherever it proves the optimum (0.1-4.7 s; 4-8x faster than CP-SAT or
+      UWrMaxSat on a learner's 16-row partitions) but its answer at a time limit
+      is poor (pima n=150: cost 484 vs optimum 218), while CP-SAT kept the best
+      incumbents on the partitions nobody proved.
 
     Examples
     --------
@@ -132,6 +137,9 @@ def choose_backend(model: Model | None = None) -> str:
     """
     has_graph = model is not None and bool(model.graphs)
     weight_sum = model.soft_weight_sum() if model is not None else 0
+    if (not has_graph and time_limit is not None and _usable("rc2", weight_sum)
+            and _usable("cpsat", weight_sum)):
+        return "staged"
     for name in _GRAPH_ORDER if has_graph else _MAXSAT_ORDER:
         if _usable(name, weight_sum):
             return name
@@ -183,6 +191,6 @@ def solve(model: Model, backend: str = "auto", *, time_limit: float | None = Non
     """
     if time_limit is not None and not time_limit > 0:
         raise EncodingError(f"time_limit must be positive seconds, got {time_limit!r}")
-    name = choose_backend(model) if backend == "auto" else backend
+    name = choose_backend(model, time_limit) if backend == "auto" else backend
     cls = get_backend(name)
     return cls(**options).solve(model, time_limit=time_limit, seed=seed, hint=hint)

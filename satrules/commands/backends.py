@@ -23,7 +23,8 @@ def auto_rule_text() -> str:
 
 
 def _auto_examples() -> list[tuple[str, str]]:
-    """What ``auto`` picks here for a clause-only model and for a model with a graph."""
+    """What ``auto`` picks here for a clause-only model (with and without a time limit) and
+    for a model with a graph."""
     clause = Model()
     xs = clause.new_vars("x", 2)
     clause.add_hard(xs)
@@ -33,9 +34,11 @@ def _auto_examples() -> list[tuple[str, str]]:
     graph.add_graph(ys, [[0, 1]])
     graph.add_soft_units(ys, 1)
     picks = []
-    for label, model in (("clauses + soft", clause), ("with a conflict graph", graph)):
+    cases = (("clauses + soft", clause, None), ("clauses + soft, time limit", clause, 60.0),
+             ("with a conflict graph", graph, None))
+    for label, model, limit in cases:
         try:
-            picks.append((label, choose_backend(model)))
+            picks.append((label, choose_backend(model, limit)))
         except BackendUnavailableError as exc:
             picks.append((label, f"none ({exc})"))
     return picks

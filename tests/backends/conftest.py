@@ -40,6 +40,7 @@ BACKEND_OPTIONS: dict[str, dict] = {
     "highs": {},
     "hermax": {},
     "bruteforce": {},
+    "staged": {},
     "wcnf": {"command": [sys.executable, _RC2_SCRIPT or "rc2.py", "-vv"]},
 }
 

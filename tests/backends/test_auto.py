@@ -44,27 +44,30 @@ def only(monkeypatch):
     return use
 
 
-@pytest.mark.parametrize(("installed", "clause_pick", "graph_pick"), [
-    (("rc2", "cpsat", "highs", "hermax", "bruteforce"), "rc2", "highs"),
-    (("rc2", "cpsat", "bruteforce"), "rc2", "cpsat"),
-    (("hermax", "cpsat", "bruteforce"), "hermax", "cpsat"),
-    (("hermax", "bruteforce"), "hermax", "hermax"),
-    (("rc2", "highs", "bruteforce"), "rc2", "highs"),
-    (("cpsat", "bruteforce"), "cpsat", "cpsat"),
-    (("bruteforce",), "bruteforce", "bruteforce"),
+@pytest.mark.parametrize(("installed", "clause_pick", "timed_pick", "graph_pick"), [
+    (("rc2", "cpsat", "highs", "hermax", "staged", "bruteforce"), "rc2", "staged", "highs"),
+    (("rc2", "cpsat", "staged", "bruteforce"), "rc2", "staged", "cpsat"),
+    (("hermax", "cpsat", "staged", "bruteforce"), "hermax", "hermax", "cpsat"),
+    (("hermax", "bruteforce"), "hermax", "hermax", "hermax"),
+    (("rc2", "highs", "staged", "bruteforce"), "rc2", "rc2", "highs"),
+    (("cpsat", "staged", "bruteforce"), "cpsat", "cpsat", "cpsat"),
+    (("bruteforce",), "bruteforce", "bruteforce", "bruteforce"),
 ])
-def test_rule_and_fallbacks(only, installed, clause_pick, graph_pick):
-    """Graph models go to highs, clause models to rc2, each falling back in the documented
-    order to what is installed."""
+def test_rule_and_fallbacks(only, installed, clause_pick, timed_pick, graph_pick):
+    """Graph models go to highs; clause models to rc2, or under a time limit to staged (RC2
+    then CP-SAT) when both are installed; each falls back in the documented order."""
     only(*installed)
     assert registry.choose_backend(_clause_model()) == clause_pick
+    assert registry.choose_backend(_clause_model(), time_limit=10) == timed_pick
     assert registry.choose_backend(_graph_model()) == graph_pick
+    assert registry.choose_backend(_graph_model(), time_limit=10) == graph_pick
 
 
 def test_auto_never_picks_configured_backends(only):
     """wcnf and portfolio need configuration or are meta-backends: auto never picks them."""
-    only("wcnf", "portfolio", "bruteforce")
+    only("wcnf", "portfolio", "staged", "bruteforce")
     assert registry.choose_backend(_clause_model()) == "bruteforce"
+    assert registry.choose_backend(_clause_model(), time_limit=10) == "bruteforce"
     assert registry.choose_backend(_graph_model()) == "bruteforce"
 
 
@@ -91,7 +94,7 @@ def test_auto_agrees_with_brute_force(model):
     """Whatever auto picks on this machine gives the brute-force optimum."""
     want = registry.solve(model, backend="bruteforce")
     got = registry.solve(model, backend="auto", time_limit=20)
-    assert got.backend == registry.choose_backend(model)
+    assert got.backend == registry.choose_backend(model, time_limit=20)
     assert got.status.is_feasible == want.status.is_feasible
     if want.status.is_feasible:
         assert got.status is Status.OPTIMAL and got.cost == want.cost
@@ -103,4 +106,5 @@ def test_cli_prints_the_rule(capsys):
     out = capsys.readouterr().out
     assert "auto rule:" in out and "conflict graph" in out and "engines.md" in out
     assert f"clauses + soft: {registry.choose_backend(_clause_model())}" in out
+    assert f"clauses + soft, time limit: {registry.choose_backend(_clause_model(), 60)}" in out
     assert f"with a conflict graph: {registry.choose_backend(_graph_model())}" in out

@@ -1,0 +1,164 @@
+"""Staged backend: run backends one after another in this process, sharing one time limit.
+
+The sequential counterpart of :mod:`satrules.backends.portfolio`.  The first stage
+(by default RC2, the fastest prover on the learners' easy partitions) gets a share of
+the time limit; if it has not proven the optimum (or infeasibility) by then, the
+next stage (by default CP-SAT, which keeps the best incumbents on hard IMLI
+partitions: ``benchmarks/results/engines.md``) gets the time that is left, warm-started
+with the best assignment found so far.  The answer is the cheapest verified
+assignment of any stage, with the best lower bound any stage proved; when that bound
+reaches the incumbent's cost the answer is OPTIMAL even if no single stage proved it.
+
+Without a time limit the first stage runs to the end.  A complete engine then proves
+the optimum and the later stages never run: staging only matters under a limit.
+Nothing runs in another process, so there is no start-up cost (which makes the
+portfolio a poor choice for the many small models of a partitioned learner).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from satrules.backends.base import BackendBase
+from satrules.exceptions import BackendError, EncodingError
+from satrules.ir import Model, Solution, Status, make_solution
+from satrules.ir.constraints import KINDS
+
+__all__ = ["StagedBackend", "DEFAULT_STAGES"]
+
+#: Stages used when ``stages`` is not given (the installed ones are kept, in this order).
+DEFAULT_STAGES: tuple[Any, ...] = ("rc2", "cpsat")
+#: Seconds kept in hand after the last stage for merging and verification.
+_MARGIN = 0.05
+
+
+def _parse_stages(stages: Sequence[Any] | None) -> list[tuple[str, dict]]:
+    from satrules.backends.registry import BACKENDS, get_backend
+
+    items = DEFAULT_STAGES if stages is None else stages
+    if isinstance(items, str):
+        raise EncodingError(f"stages must be a sequence of backend names, got the string "
+                            f"{items!r}; write [{items!r}]")
+    parsed = []
+    for item in items:
+        name, opts = (item, {}) if isinstance(item, str) else (item[0], dict(item[1]))
+        if name == "staged" or name not in BACKENDS:
+            raise EncodingError(f"stage {name!r} is not a registered backend "
+                                "(and a staged backend cannot contain itself)")
+        if stages is None:
+            try:
+                get_backend(name)
+            except BackendError:  # default stages: keep what is installed
+                continue
+        else:
+            get_backend(name)  # raises BackendUnavailableError with the install line
+        parsed.append((name, opts))
+    if not parsed:
+        if stages is None:
+            raise EncodingError("staged: none of the default stages "
+                                f"{', '.join(DEFAULT_STAGES)} is installed")
+        raise EncodingError("staged needs at least one stage backend")
+    return parsed
+
+
+class StagedBackend(BackendBase):
+    """Run backends in sequence within one time limit; keep the best answer and bound.
+
+    Parameters
+    ----------
+    stages : sequence, optional
+        Stage backends, in order: names or ``(name, options)`` pairs, e.g.
+        ``["rc2", ("hermax", {"engine": "uwrmaxsat"})]``.  Default: the installed ones
+        among :data:`DEFAULT_STAGES` (RC2, then CP-SAT).
+    first_share : float, default 0.1
+        Fraction of ``time_limit`` given to the first stage, in (0, 1].  Each later
+        stage gets an equal part of what is left when it starts, the last one all of it.
+
+    Notes
+    -----
+    Each stage's answer is verified by the IR before it is merged, and the merged answer
+    is verified again.  ``Solution.engine`` lists the stages that ran; ``message`` gives
+    each one's status and time.
+
+    Examples
+    --------
+    >>> from satrules.ir import Model
+    >>> m = Model(); x = m.new_var("x"); m.add_soft([x], 1); m.add_soft([-x], 3)
+    >>> sol = StagedBackend(stages=["bruteforce"]).solve(m, time_limit=5)
+    >>> sol.status.value, sol.cost, sol.backend
+    ('OPTIMAL', 1, 'staged')
+    """
+
+    name = "staged"
+    native = KINDS
+    install = "(built in; stages need their own engines)"
+
+    def __init__(self, *, stages: Sequence[Any] | None = None, first_share: float = 0.1) -> None:
+        if isinstance(first_share, bool) or not isinstance(first_share, (int, float)) or not (
+                0 < first_share <= 1):
+            raise EncodingError(f"first_share must be a number in (0, 1], got {first_share!r}")
+        super().__init__(stages=stages, first_share=float(first_share))
+        self.stages = _parse_stages(stages)
+
+    @classmethod
+    def available(cls) -> bool:
+        try:
+            _parse_stages(None)
+        except EncodingError:
+            return False
+        return True
+
+    def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
+              hint: Mapping | None = None) -> Solution:
+        """Run the stages in order until one proves its answer or the time is used up."""
+        from satrules.backends.registry import get_backend
+
+        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
+        best: Solution | None = None
+        bound: int | None = None
+        ran, notes = [], []
+        for i, (name, opts) in enumerate(self.stages):
+            limit = None
+            if deadline is not None:
+                left = deadline - time.perf_counter() - _MARGIN
+                if left <= 0.01:
+                    break
+                rest = len(self.stages) - i
+                share = self.options["first_share"] if i == 0 else 1.0 / rest
+                limit = left if rest == 1 else max(left * share, 0.01)
+            stage_hint = hint
+            if best is not None:  # warm start from the incumbent (as {var: bool})
+                stage_hint = {v + 1: bool(b) for v, b in enumerate(best.values[1:])}
+            sol = get_backend(name)(**opts).solve(model, time_limit=limit, seed=seed,
+                                                  hint=stage_hint)
+            ran.append(sol.engine or name)
+            notes.append(f"{name}: {sol.status.value} in {sol.wall_time:.2f} s"
+                         + ("" if sol.cost is None else f", cost {sol.cost}")
+                         + ("" if sol.lower_bound is None else f", bound {sol.lower_bound}"))
+            if sol.status in (Status.OPTIMAL, Status.UNSATISFIABLE):
+                return self._finish(model, sol.status, sol, sol.lower_bound, start, ran, notes)
+            if sol.lower_bound is not None:
+                bound = sol.lower_bound if bound is None else max(bound, sol.lower_bound)
+            if sol.status is Status.FEASIBLE and (best is None or sol.cost < best.cost):
+                best = sol
+            if best is not None and bound is not None and bound >= best.cost:
+                break  # the stages' bounds together prove the incumbent optimal
+        if best is None:
+            errors = ran and all(n.split(": ", 1)[1].startswith("ERROR") for n in notes)
+            status = Status.ERROR if errors else Status.UNKNOWN
+            return self._finish(model, status, None, bound, start, ran, notes)
+        status = Status.OPTIMAL if bound is not None and bound >= best.cost else Status.FEASIBLE
+        return self._finish(model, status, best, bound, start, ran, notes)
+
+    def _finish(self, model: Model, status: Status, sol: Solution | None, bound: int | None,
+                start: float, ran: list[str], notes: list[str]) -> Solution:
+        values = None if sol is None else sol.values
+        return make_solution(model, status, values, lower_bound=bound,
+                             wall_time=time.perf_counter() - start, backend=self.name,
+                             engine=" -> ".join(ran), engine_version="",
+                             options={"stages": [n for n, _ in self.stages],
+                                      "first_share": self.options["first_share"]},
+                             message="; ".join(notes))

@@ -1,0 +1,189 @@
+"""Tests of the staged backend: stages in order, shared limit, merged bounds, answers re-checked."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from satrules.backends import registry
+from satrules.backends.base import BackendBase
+from satrules.backends.staged import StagedBackend
+from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
+from satrules.ir import Model, Solution, Status, make_solution
+from satrules.ir.constraints import KINDS
+from tests.backends.conftest import hard_model
+from tests.strategies import tiny_models
+
+
+def _toy() -> Model:
+    """x or y hard; soft: not x (3), not y (1): optimum y=1, x=0, cost 1."""
+    m = Model()
+    x, y = m.new_var("x"), m.new_var("y")
+    m.add_hard([x, y])
+    m.add_soft([-x], 3)
+    m.add_soft([-y], 1)
+    return m
+
+
+class _Fake(BackendBase):
+    """A scripted stage: returns ``answer(model)`` and records what it was given."""
+
+    name = "fake"
+    native = KINDS
+    calls: list = []
+    answer = None
+
+    def solve(self, model, *, time_limit=None, seed=None, hint=None):
+        type(self).calls.append({"time_limit": time_limit, "hint": hint, "seed": seed})
+        return type(self).answer(model)
+
+
+class FakeA(_Fake):
+    calls: list = []
+
+
+class FakeB(_Fake):
+    calls: list = []
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    """Register FakeA / FakeB as backends 'fake_a' / 'fake_b' for one test."""
+    monkeypatch.setitem(registry.BACKENDS, "fake_a", f"{__name__}:FakeA")
+    monkeypatch.setitem(registry.BACKENDS, "fake_b", f"{__name__}:FakeB")
+    FakeA.calls, FakeB.calls = [], []
+    return FakeA, FakeB
+
+
+def _answer(status, values=None, bound=None, check=True):
+    """A stage answer; with ``check=False`` it bypasses make_solution (a lying engine)."""
+    def build(model):
+        if not check:
+            vals = np.zeros(model.n_vars + 1, dtype=bool)
+            vals[1:] = values
+            return Solution(Status(status), vals, 0, model, 0, bound)
+        return make_solution(model, Status(status), None if values is None else
+                             {i + 1: v for i, v in enumerate(values)}, lower_bound=bound)
+    return build
+
+
+@settings(max_examples=25, deadline=None)
+@given(model=tiny_models(max_vars=6))
+def test_agrees_with_brute_force_with_and_without_limit(model):
+    """Staged rc2 -> cpsat gives the brute-force optimum, with or without a time limit."""
+    want = registry.solve(model, backend="bruteforce")
+    for limit in (None, 20):
+        got = registry.solve(model, backend="staged", time_limit=limit)
+        assert got.status.is_feasible == want.status.is_feasible
+        if want.status.is_feasible:
+            assert got.status is Status.OPTIMAL and got.cost == want.cost
+
+
+def test_first_stage_proof_ends_the_run():
+    """When RC2 proves the optimum, CP-SAT never runs."""
+    sol = StagedBackend().solve(_toy(), time_limit=10)
+    assert sol.status is Status.OPTIMAL and sol.cost == 1
+    assert sol.engine == "RC2" and "cpsat" not in sol.message
+
+
+def test_hard_model_uses_both_stages_within_the_limit():
+    """On a model neither engine proves, both run, the answer is verified and on time, the
+    incumbent is no worse than RC2's and the bound no worse than either stage's."""
+    model = hard_model()
+    start = time.perf_counter()
+    sol = StagedBackend().solve(model, time_limit=3.0)
+    assert time.perf_counter() - start <= 3.0 + 2.0
+    assert sol.engine == "RC2 -> CP-SAT"
+    assert sol.status is Status.FEASIBLE
+    assert model.evaluate(sol.assignment) and sol.cost == model.cost(sol.values)
+    rc2_note, cpsat_note = sol.message.split("; ")
+    costs = [int(n.split("cost ")[1].split(",")[0]) for n in (rc2_note, cpsat_note)
+             if "cost " in n]
+    bounds = [int(n.split("bound ")[1]) for n in (rc2_note, cpsat_note) if "bound " in n]
+    assert sol.cost == min(costs)
+    assert sol.lower_bound == max(bounds)
+
+
+def test_bounds_of_two_stages_prove_optimality_together(fakes):
+    """Stage A finds the optimum without proof; stage B proves the bound without a model:
+    merged, the answer is OPTIMAL.  B gets A's incumbent as its hint."""
+    a, b = fakes
+    a.answer = staticmethod(_answer("FEASIBLE", [False, True], bound=0))
+    b.answer = staticmethod(_answer("UNKNOWN", bound=1))
+    sol = StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5, seed=7)
+    assert sol.status is Status.OPTIMAL and sol.cost == 1 and sol.lower_bound == 1
+    assert b.calls[0]["hint"] == {1: False, 2: True} and b.calls[0]["seed"] == 7
+    assert a.calls[0]["time_limit"] == pytest.approx(0.5, abs=0.06)
+    assert 4.5 < b.calls[0]["time_limit"] <= 5.0  # all that is left (A returned at once)
+
+
+def test_cheaper_incumbent_of_a_later_stage_wins(fakes):
+    """The answer is the cheapest verified assignment of any stage."""
+    a, b = fakes
+    a.answer = staticmethod(_answer("FEASIBLE", [True, True], bound=0))
+    b.answer = staticmethod(_answer("FEASIBLE", [False, True]))
+    sol = StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)
+    assert sol.status is Status.FEASIBLE and sol.cost == 1 and sol.lower_bound == 0
+
+
+def test_a_lying_stage_is_caught(fakes):
+    """An assignment that breaks a hard clause, passed off as OPTIMAL, raises BackendError."""
+    a, _ = fakes
+    a.answer = staticmethod(_answer("OPTIMAL", [False, False], bound=0, check=False))
+    with pytest.raises(BackendError, match="violates"):
+        StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)
+
+
+def test_a_bound_above_another_stage_cost_is_caught(fakes):
+    """A stage bound above a verified cost of another stage is a contradiction, not a proof."""
+    a, b = fakes
+    a.answer = staticmethod(_answer("FEASIBLE", [False, True]))  # cost 1
+    b.answer = staticmethod(_answer("UNKNOWN", bound=2))
+    with pytest.raises(BackendError, match="lower bound 2 exceeds the cost 1"):
+        StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)
+
+
+def test_no_answer_from_any_stage(fakes):
+    """No stage with a model: UNKNOWN with the best bound; all stages ERROR: ERROR."""
+    a, b = fakes
+    a.answer = staticmethod(_answer("UNKNOWN", bound=0))
+    b.answer = staticmethod(_answer("UNKNOWN"))
+    sol = StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)
+    assert sol.status is Status.UNKNOWN and sol.values is None and sol.lower_bound == 0
+    a.answer = b.answer = staticmethod(_answer("ERROR"))
+    sol = StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)
+    assert sol.status is Status.ERROR
+
+
+def test_unsat_proof_of_first_stage_is_final():
+    m = Model()
+    x = m.new_var("x")
+    m.add_clauses([[x], [-x]])
+    sol = StagedBackend().solve(m, time_limit=5)
+    assert sol.status is Status.UNSATISFIABLE and sol.engine == "RC2"
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"first_share": 0}, "first_share"),
+    ({"first_share": 1.5}, "first_share"),
+    ({"first_share": True}, "first_share"),
+    ({"stages": "rc2"}, r"write \['rc2'\]"),
+    ({"stages": ["staged"]}, "cannot contain itself"),
+    ({"stages": ["no-such"]}, "not a registered backend"),
+    ({"stages": []}, "at least one"),
+])
+def test_bad_options_are_named(kwargs, match):
+    with pytest.raises(EncodingError, match=match):
+        StagedBackend(**kwargs)
+
+
+def test_missing_stage_engine_names_install_line(monkeypatch):
+    """An explicitly named stage that is not installed raises with its install line."""
+    cls = registry._load("cpsat")
+    monkeypatch.setattr(cls, "available", classmethod(lambda c: False))
+    with pytest.raises(BackendUnavailableError, match="pip install"):
+        StagedBackend(stages=["rc2", "cpsat"])
+    assert StagedBackend().stages == [("rc2", {})]  # the default keeps what is installed
