@@ -45,6 +45,19 @@ def tiny_models(draw, max_vars: int = 6, max_hard: int = 6, max_soft: int = 6,
     return m
 
 
+def either_or_model(weight_x: int, weight_y: int) -> Model:
+    """Return: x or y (hard); soft not x (``weight_x``), not y (``weight_y``).
+
+    The optimum sets only the cheaper variable and costs ``min(weight_x, weight_y)``.
+    """
+    m = Model()
+    x, y = m.new_var("x"), m.new_var("y")
+    m.add_hard([x, y])
+    m.add_soft([-x], weight_x)
+    m.add_soft([-y], weight_y)
+    return m
+
+
 def covers_from_sets(sets, n_samples: int) -> np.ndarray:
     """A rules x samples bool cover matrix from one iterable of sample indices per rule."""
     out = np.zeros((len(sets), n_samples), dtype=bool)

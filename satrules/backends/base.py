@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from satrules.exceptions import BackendUnavailableError
+from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Solution
 
-__all__ = ["Backend", "BackendBase", "hint_values", "package_version"]
+__all__ = ["Backend", "BackendBase", "hint_values", "package_version", "parse_backend_specs"]
 
 
 @runtime_checkable
@@ -83,3 +83,39 @@ def hint_values(model: Model, hint: Mapping[int | Hashable, bool] | None) -> dic
         var = int(k) if isinstance(k, int) and not isinstance(k, bool) else model.var(k)
         out[var] = bool(v)
     return out
+
+
+def parse_backend_specs(items: Sequence[Any] | None, *, owner: str,
+                        default: Sequence[Any]) -> list[tuple[str, dict]]:
+    """Return ``[(name, options), ...]`` for the backends a meta-backend runs.
+
+    ``items`` holds names or ``(name, options)`` pairs; an explicitly named backend that is
+    not installed raises :class:`BackendUnavailableError` (with its install line).  With
+    ``items=None`` the installed ones of ``default`` are kept, possibly none.
+
+    Examples
+    --------
+    >>> parse_backend_specs(["bruteforce", ("rc2", {"solver": "g4"})], owner="staged",
+    ...                     default=())
+    [('bruteforce', {}), ('rc2', {'solver': 'g4'})]
+    """
+    from satrules.backends.registry import BACKENDS, get_backend
+
+    if isinstance(items, str):
+        raise EncodingError(f"{owner}: expected a sequence of backend names, got the string "
+                            f"{items!r}; write [{items!r}]")
+    specs = []
+    for item in default if items is None else items:
+        name, opts = (item, {}) if isinstance(item, str) else (item[0], dict(item[1]))
+        if name == owner or name not in BACKENDS:
+            raise EncodingError(f"{owner}: {name!r} is not a registered backend "
+                                f"(and a {owner} backend cannot contain itself)")
+        if items is None:
+            try:
+                get_backend(name)
+            except BackendError:  # defaults: keep what is installed
+                continue
+        else:
+            get_backend(name)  # raises BackendUnavailableError with the install line
+        specs.append((name, opts))
+    return specs

@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase
+from satrules.backends.base import BackendBase, parse_backend_specs
 from satrules.backends.hermax import kill_process_tree
-from satrules.exceptions import BackendError, EncodingError
+from satrules.exceptions import EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS
 
@@ -134,27 +134,8 @@ def _send_quietly(conn: Any, payload: bytes) -> None:
 
 
 def _parse_members(backends: Sequence[Any] | None) -> list[tuple[str, dict]]:
-    from satrules.backends.registry import BACKENDS, get_backend
-
-    if backends is None:
-        members = []
-        for item in DEFAULT_MEMBERS:
-            name, opts = (item, {}) if isinstance(item, str) else item
-            try:
-                get_backend(name)
-            except BackendError:
-                continue
-            members.append((name, dict(opts)))
-        return members
-    members = []
-    for item in backends:
-        name, opts = (item, {}) if isinstance(item, str) else (item[0], dict(item[1]))
-        if name == "portfolio" or name not in BACKENDS:
-            raise EncodingError(f"portfolio member {name!r} is not a registered backend "
-                                "(and a portfolio cannot contain itself)")
-        get_backend(name)  # raises BackendUnavailableError with the install line
-        members.append((name, opts))
-    if not members:
+    members = parse_backend_specs(backends, owner="portfolio", default=DEFAULT_MEMBERS)
+    if backends is not None and not members:
         raise EncodingError("portfolio needs at least one member backend")
     return members
 

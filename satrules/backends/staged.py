@@ -21,8 +21,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from satrules.backends.base import BackendBase
-from satrules.exceptions import BackendError, EncodingError
+from satrules.backends.base import BackendBase, parse_backend_specs
+from satrules.exceptions import EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS
 
@@ -35,26 +35,7 @@ _MARGIN = 0.05
 
 
 def _parse_stages(stages: Sequence[Any] | None) -> list[tuple[str, dict]]:
-    from satrules.backends.registry import BACKENDS, get_backend
-
-    items = DEFAULT_STAGES if stages is None else stages
-    if isinstance(items, str):
-        raise EncodingError(f"stages must be a sequence of backend names, got the string "
-                            f"{items!r}; write [{items!r}]")
-    parsed = []
-    for item in items:
-        name, opts = (item, {}) if isinstance(item, str) else (item[0], dict(item[1]))
-        if name == "staged" or name not in BACKENDS:
-            raise EncodingError(f"stage {name!r} is not a registered backend "
-                                "(and a staged backend cannot contain itself)")
-        if stages is None:
-            try:
-                get_backend(name)
-            except BackendError:  # default stages: keep what is installed
-                continue
-        else:
-            get_backend(name)  # raises BackendUnavailableError with the install line
-        parsed.append((name, opts))
+    parsed = parse_backend_specs(stages, owner="staged", default=DEFAULT_STAGES)
     if not parsed:
         if stages is None:
             raise EncodingError("staged: none of the default stages "

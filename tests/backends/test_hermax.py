@@ -13,7 +13,7 @@ from satrules.backends import registry
 from satrules.backends.hermax import ENGINES, EngineSpec, HermaxBackend, merge_soft_units
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Status
-from tests.strategies import random_maxsat, tiny_models
+from tests.strategies import either_or_model, random_maxsat, tiny_models
 
 needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
                                   reason="hermax is not installed (pip install 'satrules[hermax]')")
@@ -79,12 +79,7 @@ class FakeWeirdStatus(_FakeBase):
 
 def _fixture_model() -> Model:
     """x1 or x2 hard; softs: not x1 (8), not x2 (3): optimum 3 (x2 only)."""
-    m = Model()
-    x1, x2 = m.new_var("x1"), m.new_var("x2")
-    m.add_hard([x1, x2])
-    m.add_soft([-x1], 8)
-    m.add_soft([-x2], 3)
-    return m
+    return either_or_model(8, 3)
 
 
 @pytest.fixture

@@ -15,17 +15,12 @@ from satrules.exceptions import BackendError, BackendUnavailableError, EncodingE
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS
 from tests.backends.conftest import hard_model
-from tests.strategies import tiny_models
+from tests.strategies import either_or_model, tiny_models
 
 
 def _toy() -> Model:
     """x or y hard; soft: not x (3), not y (1): optimum y=1, x=0, cost 1."""
-    m = Model()
-    x, y = m.new_var("x"), m.new_var("y")
-    m.add_hard([x, y])
-    m.add_soft([-x], 3)
-    m.add_soft([-y], 1)
-    return m
+    return either_or_model(3, 1)
 
 
 class _Fake(BackendBase):
