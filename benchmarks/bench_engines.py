@@ -15,8 +15,9 @@ Families (``--family``, default all):
 
 Configurations: rc2; cpsat with clique / pairwise graphs; highs with clique / pairwise graphs;
 hermax with each complete engine and Loandra (anytime); and the two meta-backends, ``staged``
-(RC2 for 10 % of the limit, then CP-SAT warm-started: what ``auto`` picks for clause models
-under a time limit) and ``portfolio`` (rc2, cpsat, highs and hermax/uwrmaxsat raced in
+(RC2 for 10 % of the limit, then UWrMaxSat for half the rest, then CP-SAT warm-started: what
+``auto`` picks for clause models under a time limit; ``staged/rc2+cpsat`` leaves out
+UWrMaxSat) and ``portfolio`` (rc2, cpsat, highs and hermax/uwrmaxsat raced in
 processes; on two cores they share the CPU).
 
 Per run: status, wall time, cost, own lower bound, and the final gap against the best bound any
@@ -69,8 +70,10 @@ CONFIGS = [
     ("hermax/cgss", "hermax", {"engine": "cgss"}),
     ("hermax/wmaxcdcl", "hermax", {"engine": "wmaxcdcl"}),
     ("hermax/loandra", "hermax", {"engine": "loandra"}),
-    # meta-backends: RC2 then CP-SAT in one process; all default members raced in processes
+    # meta-backends: stages in one process (the default: RC2, UWrMaxSat, CP-SAT; and the first
+    # version, RC2 then CP-SAT); all default members raced in processes
     ("staged", "staged", {}),
+    ("staged/rc2+cpsat", "staged", {"stages": ["rc2", "cpsat"]}),
     ("portfolio", "portfolio", {}),
 ]
 #: Run only when named in ``--configs``: the portfolio's processes take every core, which would

@@ -15,8 +15,8 @@ from typing import Any
 from satrules.exceptions import BackendUnavailableError, EncodingError
 from satrules.ir import Model, Solution
 
-__all__ = ["BACKENDS", "available_backends", "choose_backend", "get_backend", "solve",
-           "describe_backends"]
+__all__ = ["BACKENDS", "WEIGHT_LIMITS", "available_backends", "choose_backend", "get_backend",
+           "solve", "describe_backends"]
 
 #: canonical name -> "module:Class", in the documented order of preference.
 BACKENDS: dict[str, str] = {
@@ -94,12 +94,12 @@ def available_backends(exclude: Iterable[str] = ()) -> list[str]:
 _MAXSAT_ORDER = ("rc2", "hermax", "cpsat", "bruteforce")
 #: Engines for models with graph constraints (coverage-style), fastest first.
 _GRAPH_ORDER = ("highs", "cpsat", "hermax", "rc2", "bruteforce")
-#: Largest total soft weight each engine represents exactly (None: unbounded).
-_WEIGHT_LIMIT = {"highs": 2**53, "hermax": 2**63 - 1}
+#: Largest total soft weight each engine represents exactly (absent: unbounded).
+WEIGHT_LIMITS = {"highs": 2**53, "hermax": 2**63 - 1}
 
 
 def _usable(name: str, weight_sum: int) -> bool:
-    limit = _WEIGHT_LIMIT.get(name)
+    limit = WEIGHT_LIMITS.get(name)
     if limit is not None and weight_sum > limit:
         return False
     cls = _load(name)
@@ -114,19 +114,22 @@ def choose_backend(model: Model | None = None, time_limit: float | None = None) 
         -> highs, else cpsat, hermax, rc2, bruteforce;
       all other models (clause-heavy MaxSAT: IMLI, IMLIB)
         without a time limit -> rc2, else hermax (UWrMaxSat), cpsat, bruteforce;
-        with a time limit -> staged (RC2 for 10 % of the limit, then CP-SAT for
-        the rest, warm-started, keeping RC2's lower bound) when rc2 and cpsat
-        are both installed, else the order above;
+        with a time limit -> staged when rc2 and cpsat are both installed (RC2 for
+        10 % of the limit, then UWrMaxSat, if hermax is installed, for half of
+        the rest, then CP-SAT warm-started with the best assignment so far; best
+        bound kept), else the order above;
       engines are skipped when not installed, and when the soft weights exceed what
       they represent exactly (highs: 2**53, hermax: 2**63 - 1).
       Evidence at a 60 s limit (benchmarks/results/engines.md, docs/backends.md):
       HiGHS with clique rows proved all 8 CDPRL optima (pima, biopsy, titanic,
       credit; beta 0.1 and 0.6) in at most 3.4 s, no other configuration more
       than 2 of 8.  On IMLI/IMLIB no single engine wins: RC2 is the fastest
-      wherever it proves the optimum (0.1-4.7 s; 4-8x faster than CP-SAT or
-      UWrMaxSat on a learner's 16-row partitions) but its answer at a time limit
-      is poor (pima n=150: cost 484 vs optimum 218), while CP-SAT kept the best
-      incumbents on the partitions nobody proved.
+      on easy partitions (0.1-4.7 s; 4-8x faster than CP-SAT or UWrMaxSat on
+      a learner's 16-row partitions) but its answer at a time limit is poor
+      (IMLI pima n=150: cost 484 vs optimum 218); UWrMaxSat proved the most
+      (9 of 12 IMLI/IMLIB partitions) but its answers at the limit were the
+      worst (IMLI pima n=300: 1960 vs CP-SAT's 578); CP-SAT kept the best
+      incumbents where nobody proved the optimum.
 
     Examples
     --------

@@ -3,9 +3,11 @@
 The sequential counterpart of :mod:`satrules.backends.portfolio`.  The first stage
 (by default RC2, the fastest prover on the learners' easy partitions) gets a share of
 the time limit; if it has not proven the optimum (or infeasibility) by then, the
-next stage (by default CP-SAT, which keeps the best incumbents on hard IMLI
-partitions: ``benchmarks/results/engines.md``) gets the time that is left, warm-started
-with the best assignment found so far.  The answer is the cheapest verified
+next stage (by default UWrMaxSat from hermax, which proved the most IMLI/IMLIB
+partitions, when hermax is installed) gets half of what is left, and the last (CP-SAT,
+which kept the best incumbents on hard IMLI partitions: ``benchmarks/results/engines.md``)
+gets the rest, each warm-started with the best assignment found so far (for the
+engines that take a hint).  The answer is the cheapest verified
 assignment of any stage, with the best lower bound any stage proved; when that bound
 reaches the incumbent's cost the answer is OPTIMAL even if no single stage proved it.
 
@@ -29,7 +31,7 @@ from satrules.ir.constraints import KINDS
 __all__ = ["StagedBackend", "DEFAULT_STAGES"]
 
 #: Stages used when ``stages`` is not given (the installed ones are kept, in this order).
-DEFAULT_STAGES: tuple[Any, ...] = ("rc2", "cpsat")
+DEFAULT_STAGES: tuple[Any, ...] = ("rc2", ("hermax", {"engine": "uwrmaxsat"}), "cpsat")
 #: Seconds kept in hand after the last stage for merging and verification.
 _MARGIN = 0.05
 
@@ -38,8 +40,8 @@ def _parse_stages(stages: Sequence[Any] | None) -> list[tuple[str, dict]]:
     parsed = parse_backend_specs(stages, owner="staged", default=DEFAULT_STAGES)
     if not parsed:
         if stages is None:
-            raise EncodingError("staged: none of the default stages "
-                                f"{', '.join(DEFAULT_STAGES)} is installed")
+            raise EncodingError("staged: none of the default stages (rc2, hermax, cpsat) is "
+                                "installed")
         raise EncodingError("staged needs at least one stage backend")
     return parsed
 
@@ -52,7 +54,9 @@ class StagedBackend(BackendBase):
     stages : sequence, optional
         Stage backends, in order: names or ``(name, options)`` pairs, e.g.
         ``["rc2", ("hermax", {"engine": "uwrmaxsat"})]``.  Default: the installed ones
-        among :data:`DEFAULT_STAGES` (RC2, then CP-SAT).
+        among :data:`DEFAULT_STAGES` (RC2, then hermax's UWrMaxSat, then CP-SAT).  A stage
+        whose engine cannot represent the model's total soft weight exactly
+        (:data:`~satrules.backends.registry.WEIGHT_LIMITS`) is skipped.
     first_share : float, default 0.1
         Fraction of ``time_limit`` given to the first stage, in (0, 1].  Each later
         stage gets an equal part of what is left when it starts, the last one all of it.
@@ -94,20 +98,25 @@ class StagedBackend(BackendBase):
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
         """Run the stages in order until one proves its answer or the time is used up."""
-        from satrules.backends.registry import get_backend
+        from satrules.backends.registry import WEIGHT_LIMITS, get_backend
 
         start = time.perf_counter()
+        weight_sum = model.soft_weight_sum()
+        stages = [(n, o) for n, o in self.stages if weight_sum <= WEIGHT_LIMITS.get(n, weight_sum)]
+        if not stages:
+            raise EncodingError(f"staged: the soft weights sum to {weight_sum}, beyond what every "
+                                f"stage ({', '.join(n for n, _ in self.stages)}) represents")
         deadline = None if time_limit is None else start + time_limit
         best: Solution | None = None
         bound: int | None = None
         ran, notes = [], []
-        for i, (name, opts) in enumerate(self.stages):
+        for i, (name, opts) in enumerate(stages):
             limit = None
             if deadline is not None:
                 left = deadline - time.perf_counter() - _MARGIN
                 if left <= 0.01:
                     break
-                rest = len(self.stages) - i
+                rest = len(stages) - i
                 share = self.options["first_share"] if i == 0 else 1.0 / rest
                 limit = left if rest == 1 else max(left * share, 0.01)
             stage_hint = hint

@@ -91,13 +91,15 @@ def test_hard_model_uses_both_stages_within_the_limit():
     start = time.perf_counter()
     sol = StagedBackend().solve(model, time_limit=3.0)
     assert time.perf_counter() - start <= 3.0 + 2.0
-    assert sol.engine == "RC2 -> CP-SAT"
+    ran = sol.engine.split(" -> ")
+    assert ran[0] == "RC2" and ran[-1] == "CP-SAT"
+    assert len(ran) == len(StagedBackend().stages)  # hermax's UWrMaxSat between, if installed
     assert sol.status is Status.FEASIBLE
     assert model.evaluate(sol.assignment) and sol.cost == model.cost(sol.values)
-    rc2_note, cpsat_note = sol.message.split("; ")
-    costs = [int(n.split("cost ")[1].split(",")[0]) for n in (rc2_note, cpsat_note)
-             if "cost " in n]
-    bounds = [int(n.split("bound ")[1]) for n in (rc2_note, cpsat_note) if "bound " in n]
+    notes = sol.message.split("; ")
+    assert len(notes) == len(ran)
+    costs = [int(n.split("cost ")[1].split(",")[0]) for n in notes if "cost " in n]
+    bounds = [int(n.split("bound ")[1]) for n in notes if "bound " in n]
     assert sol.cost == min(costs)
     assert sol.lower_bound == max(bounds)
 
@@ -181,4 +183,17 @@ def test_missing_stage_engine_names_install_line(monkeypatch):
     monkeypatch.setattr(cls, "available", classmethod(lambda c: False))
     with pytest.raises(BackendUnavailableError, match="pip install"):
         StagedBackend(stages=["rc2", "cpsat"])
-    assert StagedBackend().stages == [("rc2", {})]  # the default keeps what is installed
+    names = [name for name, _ in StagedBackend().stages]  # the default keeps what is installed
+    assert names[0] == "rc2" and "cpsat" not in names
+
+
+def test_stages_that_cannot_hold_the_weights_are_skipped(fakes, monkeypatch):
+    """A stage whose engine cannot represent the total soft weight is skipped; if none can,
+    the error names the weight sum."""
+    a, b = fakes
+    monkeypatch.setitem(registry.WEIGHT_LIMITS, "fake_a", 3)
+    a.answer = b.answer = staticmethod(_answer("FEASIBLE", [False, True]))
+    sol = StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)  # weights 4
+    assert a.calls == [] and len(b.calls) == 1 and sol.cost == 1
+    with pytest.raises(EncodingError, match="sum to 4"):
+        StagedBackend(stages=["fake_a"]).solve(_toy(), time_limit=5)
