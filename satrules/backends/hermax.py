@@ -274,7 +274,8 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
         if parent.poll(max(deadline - time.monotonic(), 0.0)):
             try:
                 return parent.recv()
-            except EOFError:
+            except (EOFError, ConnectionError):  # closed, or reset by a child that died
+                proc.join(1)
                 return "error", f"the engine process died (exit code {proc.exitcode})"
         return "timeout", None
     finally:

@@ -236,3 +236,20 @@ def test_same_input_same_answer(engine):
     b = registry.solve(m, backend="hermax", engine=engine)
     assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
     assert np.array_equal(a.values, b.values)
+
+
+@pytest.mark.parametrize("failure", [None, ConnectionResetError, EOFError])
+def test_engine_process_that_dies_is_reported_not_raised(failure, monkeypatch):
+    """A child engine that aborts (here: the 'engine class' is os.abort) is an 'error' answer
+    naming its exit code, not an exception escaping the backend.  The pipe then reads as
+    closed (EOFError) or, when the child died before reading what it was sent, as reset
+    (ConnectionResetError, seen when a child failed to start): both are forced here."""
+    import multiprocessing.connection
+
+    if failure is not None:
+        def broken(self):
+            raise failure(104, "Connection reset by peer")
+        monkeypatch.setattr(multiprocessing.connection.Connection, "recv", broken)
+    kind, message = hx._run_in_child(EngineSpec("os", "abort"), {}, time.monotonic() + 30)
+    assert kind == "error"
+    assert "died" in message and "exit code" in message
