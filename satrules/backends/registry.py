@@ -123,13 +123,15 @@ def choose_backend(model: Model | None = None, time_limit: float | None = None) 
       Evidence at a 60 s limit (benchmarks/results/engines.md, docs/backends.md):
       HiGHS with clique rows proved all 8 CDPRL optima (pima, biopsy, titanic,
       credit; beta 0.1 and 0.6) in at most 3.4 s, no other configuration more
-      than 2 of 8.  On IMLI/IMLIB no single engine wins: RC2 is the fastest
-      on easy partitions (0.1-4.7 s; 4-8x faster than CP-SAT or UWrMaxSat on
-      a learner's 16-row partitions) but its answer at a time limit is poor
+      than 3 of 8.  On IMLI/IMLIB no single engine wins: RC2 is the fastest
+      on easy partitions (0.1-4.7 s; on the learners' 16-64-row partitions a
+      median 7x faster than CP-SAT and 3.7x faster than UWrMaxSat,
+      benchmarks/results/imli_c.md) but its answer at a time limit is poor
       (IMLI pima n=150: cost 484 vs optimum 218); UWrMaxSat proved the most
       (9 of 12 IMLI/IMLIB partitions) but its answers at the limit were the
       worst (IMLI pima n=300: 1960 vs CP-SAT's 578); CP-SAT kept the best
-      incumbents where nobody proved the optimum.
+      incumbents where nobody proved the optimum.  staged matched the most
+      proofs (IMLI 4 of 7, IMLIB 5 of 5) with incumbents near CP-SAT's (606 there).
 
     Examples
     --------
