@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from satrules.backends.base import BackendBase, parse_backend_specs
-from satrules.exceptions import EncodingError
+from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS
 
@@ -109,7 +109,7 @@ class StagedBackend(BackendBase):
         deadline = None if time_limit is None else start + time_limit
         best: Solution | None = None
         bound: int | None = None
-        ran, notes = [], []
+        ran, notes, statuses = [], [], []
         for i, (name, opts) in enumerate(stages):
             limit = None
             if deadline is not None:
@@ -119,15 +119,17 @@ class StagedBackend(BackendBase):
                 rest = len(stages) - i
                 share = self.options["first_share"] if i == 0 else 1.0 / rest
                 limit = left if rest == 1 else max(left * share, 0.01)
-            stage_hint = hint
-            if best is not None:  # warm start from the incumbent (as {var: bool})
-                stage_hint = {v + 1: bool(b) for v, b in enumerate(best.values[1:])}
+            stage_hint = hint if best is None else best.assignment  # warm start
             sol = get_backend(name)(**opts).solve(model, time_limit=limit, seed=seed,
                                                   hint=stage_hint)
             ran.append(sol.engine or name)
+            statuses.append(sol.status)
             notes.append(f"{name}: {sol.status.value} in {sol.wall_time:.2f} s"
                          + ("" if sol.cost is None else f", cost {sol.cost}")
                          + ("" if sol.lower_bound is None else f", bound {sol.lower_bound}"))
+            if sol.status is Status.UNSATISFIABLE and best is not None:
+                raise BackendError(f"staged: {name} claims UNSATISFIABLE, but an earlier stage "
+                                   f"found a verified assignment of cost {best.cost}")
             if sol.status in (Status.OPTIMAL, Status.UNSATISFIABLE):
                 return self._finish(model, sol.status, sol, sol.lower_bound, start, ran, notes)
             if sol.lower_bound is not None:
@@ -137,7 +139,7 @@ class StagedBackend(BackendBase):
             if best is not None and bound is not None and bound >= best.cost:
                 break  # the stages' bounds together prove the incumbent optimal
         if best is None:
-            errors = ran and all(n.split(": ", 1)[1].startswith("ERROR") for n in notes)
+            errors = statuses and all(st is Status.ERROR for st in statuses)
             status = Status.ERROR if errors else Status.UNKNOWN
             return self._finish(model, status, None, bound, start, ran, notes)
         status = Status.OPTIMAL if bound is not None and bound >= best.cost else Status.FEASIBLE

@@ -143,6 +143,15 @@ def test_a_bound_above_another_stage_cost_is_caught(fakes):
         StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)
 
 
+def test_unsat_claim_after_a_verified_assignment_is_caught(fakes):
+    """A later stage claiming UNSATISFIABLE after an earlier one found a model is a lie."""
+    a, b = fakes
+    a.answer = staticmethod(_answer("FEASIBLE", [True, True]))
+    b.answer = staticmethod(_answer("UNSATISFIABLE"))
+    with pytest.raises(BackendError, match="claims UNSATISFIABLE"):
+        StagedBackend(stages=["fake_a", "fake_b"]).solve(_toy(), time_limit=5)
+
+
 def test_no_answer_from_any_stage(fakes):
     """No stage with a model: UNKNOWN with the best bound; all stages ERROR: ERROR."""
     a, b = fakes
