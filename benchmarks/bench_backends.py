@@ -21,7 +21,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
 import os
 import sys
@@ -34,6 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generators import coverage, random_wpms  # noqa: E402
+from tables import dict_rows_table, markdown_table, write_csv  # noqa: E402
 
 from satrules import available_backends, solve  # noqa: E402
 from satrules.ir import Model  # noqa: E402
@@ -149,20 +149,13 @@ def write_rate(n_clauses: int = 2_000_000) -> dict | None:
 
 def write(rows: list[dict], rate: dict | None, stem: str, command: str, limit: float) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
-    with open(RESULTS / f"{stem}.csv", "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    cols = list(rows[0])
+    write_csv(RESULTS / f"{stem}.csv", rows)
     lines = [f"# Backends\n\nCommand: `{command}` (time limit {limit} s per solve; "
              "time_s is wall clock including lowering and model building; engines are warmed "
              "up first so imports are not timed)\n",
-             "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows]
+             dict_rows_table(rows)]
     if rate:
-        lines += ["\n## WCNF write rate\n", "| " + " | ".join(rate) + " |",
-                  "|" + "---|" * len(rate), "| " + " | ".join(str(v) for v in rate.values())
-                  + " |"]
+        lines += ["\n## WCNF write rate\n", markdown_table(list(rate), [list(rate.values())])]
     (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
 
 

@@ -23,7 +23,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generators import coverage  # noqa: E402
+from tables import dict_rows_table, write_csv  # noqa: E402
 
 from satrules import solve  # noqa: E402
 from satrules.ir import Model  # noqa: E402
@@ -126,13 +126,8 @@ def write(tables: dict[str, list[dict]], stem: str, command: str) -> None:
     lines = [f"# Cardinality encodings\n\nCommand: `{command}` (per-solve limit in seconds "
              "as given; OPTIMAL costs of all encodings are asserted equal)\n"]
     for name, rows in tables.items():
-        with open(RESULTS / f"{stem}_{name}.csv", "w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        cols = list(rows[0])
-        lines += [f"\n## {name}\n", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-        lines += ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows]
+        write_csv(RESULTS / f"{stem}_{name}.csv", rows)
+        lines += [f"\n## {name}\n", dict_rows_table(rows)]
     (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
 
 

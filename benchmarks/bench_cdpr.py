@@ -41,6 +41,7 @@ from sklearn.preprocessing import StandardScaler
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.datasets import load, split  # noqa: E402
+from benchmarks.tables import markdown_table  # noqa: E402
 from satrules import metrics  # noqa: E402
 from satrules.cdpr import gdy, gra  # noqa: E402
 from satrules.estimators.cdpr import CDPRClassifier  # noqa: E402
@@ -225,11 +226,7 @@ def _table(df, value, methods, fmt="{:.3f}"):
 def _markdown(frame: pd.DataFrame) -> str:
     """Render a DataFrame as a GitHub markdown table (no tabulate dependency)."""
     frame = frame.reset_index()
-    head = [str(c) for c in frame.columns]
-    body = [[str(v) for v in row] for row in frame.itertuples(index=False)]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(row) + " |" for row in body]
-    return "\n".join(lines)
+    return markdown_table(list(frame.columns), frame.itertuples(index=False))
 
 
 def report(df: pd.DataFrame, args) -> str:

@@ -25,13 +25,13 @@ Writes ``benchmarks/results/cdpr_perf.csv`` and ``cdpr_perf.md``.  Run::
 from __future__ import annotations
 
 import argparse
-import csv
 import platform
 import time
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+from tables import dict_rows_table, write_csv  # the script's folder is on sys.path
 
 from satrules.backends.registry import available_backends
 from satrules.cdpr import gra, solve_exact
@@ -132,14 +132,8 @@ def write(rows: list[dict], args, header: str) -> None:
     fields = ["part", "data", "n_rules", "n_samples", "nnz", "method", "beta", "gamma",
               "seconds", "status", "coverage", "bound", "gap", "gra_coverage", "feasible",
               "selected", "kept", "groups", "edges"]
-    with open(RESULTS / f"{args.out}.csv", "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=fields, restval="")
-        writer.writeheader()
-        writer.writerows(rows)
-    lines = [header, "", "| " + " | ".join(fields[1:]) + " |",
-             "|" + "---|" * (len(fields) - 1)]
-    for row in rows:
-        lines.append("| " + " | ".join(str(row.get(f, "")) for f in fields[1:]) + " |")
+    write_csv(RESULTS / f"{args.out}.csv", rows, fields)
+    lines = [header, "", dict_rows_table(rows, fields[1:])]
     (RESULTS / f"{args.out}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.datasets import load  # noqa: E402
 from benchmarks.generators import coverage, random_wpms  # noqa: E402
+from benchmarks.tables import markdown_table  # noqa: E402
 from satrules.backends.registry import available_backends, solve  # noqa: E402
 from satrules.exceptions import SatrulesError  # noqa: E402
 
@@ -222,11 +223,8 @@ def grid(frame: pd.DataFrame, limit: float = 60.0) -> str:
         med = "" if pd.isna(r.median_time_opt) else f" ({r.median_time_opt:g} s)"
         cells.setdefault(r.config, {})[r.family] = (
             f"{r.optimal}/{r.runs}{med}, gap {r.mean_gap:.2f}")
-    lines = ["| configuration | " + " | ".join(FAMILIES) + " |",
-             "|---|" + "---|" * len(FAMILIES)]
-    lines += [f"| {cfg} | " + " | ".join(d.get(f, "–") for f in FAMILIES) + " |"
-              for cfg, d in cells.items()]
-    return "\n".join(lines)
+    return markdown_table(["configuration", *FAMILIES],
+                          [[cfg, *(d.get(f, "–") for f in FAMILIES)] for cfg, d in cells.items()])
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
@@ -234,11 +232,8 @@ def to_markdown(frame: pd.DataFrame) -> str:
     def cell(v):
         return "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
 
-    head = "| " + " | ".join(map(str, frame.columns)) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |"
-            for row in frame.itertuples(index=False)]
-    return "\n".join([head, rule, *body])
+    return markdown_table(list(frame.columns),
+                          ([cell(v) for v in row] for row in frame.itertuples(index=False)))
 
 
 def write_markdown() -> None:

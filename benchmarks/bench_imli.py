@@ -47,6 +47,7 @@ from sklearn.model_selection import train_test_split
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _pyrulelearn_shim import PyRuleLearn, install_stubs, spawn_overhead  # noqa: E402
+from tables import markdown_table  # noqa: E402
 
 from satrules.backends.registry import available_backends, solve  # noqa: E402
 from satrules.binarize import ThresholdBinarizer  # noqa: E402
@@ -108,12 +109,9 @@ def write_table(rows: list[dict], part: str, title: str, note: str = "") -> pd.D
     lines += [f"Command: `python benchmarks/bench_imli.py {' '.join(sys.argv[1:])}`; machine load "
               f"average when written (1/5/15 min): {load} on {os.cpu_count()} cores (the machine "
               "is shared, so absolute times are inflated; ratios within a row share the load).", ""]
-    cols = list(df.columns)
-    lines.append("| " + " | ".join(cols) + " |")
-    lines.append("|" + "---|" * len(cols))
-    for _, row in df.iterrows():
-        cells = [f"{v:.3f}" if isinstance(v, float) else str(v) for v in row.tolist()]
-        lines.append("| " + " | ".join(cells) + " |")
+    lines.append(markdown_table(
+        list(df.columns), ([f"{v:.3f}" if isinstance(v, float) else v for v in row.tolist()]
+                           for _, row in df.iterrows())))
     (RESULTS / f"imli_{part}.md").write_text("\n".join(lines) + "\n")
     return df
 

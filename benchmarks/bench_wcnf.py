@@ -19,7 +19,6 @@ Writes ``benchmarks/results/wcnf_io.csv`` and ``benchmarks/results/wcnf_io.md``
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import platform
 import sys
@@ -28,6 +27,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from tables import dict_rows_table, write_csv  # the script's folder is on sys.path
 
 from satrules import Model, read_wcnf, write_wcnf
 
@@ -107,10 +107,7 @@ def run(n_clauses: int, repeat: int, quick: bool) -> list[dict]:
 def save(rows: list[dict], quick: bool, argv: list[str]) -> None:
     RESULTS.mkdir(exist_ok=True)
     stem = "wcnf_io_quick" if quick else "wcnf_io"
-    with open(RESULTS / f"{stem}.csv", "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(RESULTS / f"{stem}.csv", rows)
     cols = list(rows[0])
     lines = [
         "# WCNF write/read rates",
@@ -124,10 +121,8 @@ def save(rows: list[dict], quick: bool, argv: list[str]) -> None:
         "depressed; the CPU-second rates (time.process_time of this process) are what one "
         "dedicated core gives.",
         "",
-        "| " + " | ".join(cols) + " |",
-        "|" + "---|" * len(cols),
+        dict_rows_table(rows, cols),
     ]
-    lines += ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows]
     short = [r["write_clauses_per_cpu_s"] for r in rows
              if r["instance"] in ("hard3", "soft_units", "mixed")]
     lines += ["", f"Short clauses (hard3, soft_units, mixed): write rate "
