@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satrules import metrics
+from tests.timing import SLACK
 
 
 @st.composite
@@ -139,4 +140,4 @@ def test_large_sparse_is_vectorised():
     sel = list(range(12))
     metrics.max_overlap_rate(covers, sel)
     metrics.rule_set_accuracy(covers, labels, y, 0, sel, resolve="vote")
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 5 + SLACK   # vectorised, not per pair

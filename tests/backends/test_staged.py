@@ -16,6 +16,7 @@ from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS
 from tests.backends.conftest import hard_model
 from tests.strategies import either_or_model, tiny_models
+from tests.timing import SLACK
 
 
 def _toy() -> Model:
@@ -90,7 +91,7 @@ def test_hard_model_uses_both_stages_within_the_limit():
     model = hard_model()
     start = time.perf_counter()
     sol = StagedBackend().solve(model, time_limit=3.0)
-    assert time.perf_counter() - start <= 3.0 + 2.0
+    assert time.perf_counter() - start <= 3.0 + SLACK
     ran = sol.engine.split(" -> ")
     assert ran[0] == "RC2" and ran[-1] == "CP-SAT"
     assert len(ran) == len(StagedBackend().stages)  # hermax's UWrMaxSat between, if installed

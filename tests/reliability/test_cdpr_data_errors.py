@@ -13,6 +13,7 @@ from sklearn.datasets import make_classification
 import satrules.estimators.cdpr as cdpr_module
 from satrules.estimators.cdpr import CDPRClassifier
 from satrules.ir import Status
+from tests.timing import SLACK
 
 
 def _clf(**kw):
@@ -188,4 +189,4 @@ def test_time_is_bounded_on_a_moderate_dataset():
     X, y = make_classification(2000, 10, random_state=1)
     start = time.perf_counter()
     CDPRClassifier(n_estimators=20, random_state=0).fit(X, y)
-    assert time.perf_counter() - start < 60
+    assert time.perf_counter() - start < 60 + 10 * SLACK   # never hangs
