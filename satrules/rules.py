@@ -218,16 +218,6 @@ class Rule:
         return Rule(tuple(~lit for lit in self.literals))
 
 
-def _column_matrix(rules: Sequence[Rule], n_columns: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return (pos, neg) int matrices ``n_rules x n_columns`` counting literal occurrences."""
-    pos = np.zeros((len(rules), n_columns), dtype=np.int64)
-    neg = np.zeros((len(rules), n_columns), dtype=np.int64)
-    for r, rule in enumerate(rules):
-        for lit in rule.literals:
-            (neg if lit.negated else pos)[r, lit.column] += 1
-    return pos, neg
-
-
 class RuleSet:
     """A DNF or CNF rule set over ``n_columns`` binarized columns.
 
@@ -308,16 +298,18 @@ class RuleSet:
         Xb = np.asarray(Xb)
         if Xb.ndim != 2 or Xb.shape[1] != self.n_columns:
             raise ValueError(f"expected a 2-D matrix with {self.n_columns} columns, got {Xb.shape}")
-        Xb = Xb.astype(bool)
-        pos, neg = _column_matrix(self.rules, self.n_columns)
-        pos, neg = (pos > 0).astype(np.int64), (neg > 0).astype(np.int64)
-        ones = Xb.astype(np.int64)
-        if self.kind == "dnf":
-            # term true iff no positive literal on a 0 and no negative literal on a 1
-            bad = (1 - ones) @ pos.T + ones @ neg.T
-            return (bad == 0).any(axis=1) if self.rules else np.zeros(len(Xb), dtype=bool)
-        good = ones @ pos.T + (1 - ones) @ neg.T
-        return (good > 0).all(axis=1) if self.rules else np.ones(len(Xb), dtype=bool)
+        X = Xb if Xb.dtype == bool else Xb.astype(bool)
+        # rules are short: index their columns (O(n * literals)) instead of an n x m product
+        dnf = self.kind == "dnf"
+        out = np.full(len(X), not dnf)
+        for rule in self.rules:
+            pos = [lit.column for lit in rule.literals if not lit.negated]
+            neg = [lit.column for lit in rule.literals if lit.negated]
+            if dnf:   # term: every positive literal on a 1 and every negative literal on a 0
+                out |= X[:, pos].all(axis=1) & ~X[:, neg].any(axis=1)
+            else:     # clause: some positive literal on a 1 or some negative literal on a 0
+                out &= X[:, pos].any(axis=1) | ~X[:, neg].all(axis=1)
+        return out
 
     def binarize(self, X: Any) -> np.ndarray:
         """Return the 0/1 matrix of ``X``'s raw features through the attached conditions.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pandas as pd
@@ -116,23 +115,27 @@ def test_report_command(csv_path, tmp_path, capsys):
     assert "solver.status" in page and "OPTIMAL" in page
 
 
-def test_demo_runs_every_method_fast(capsys):
-    """The README's first command: every method, one table, each method's rules, < 60 s."""
-    start = time.perf_counter()
+def test_demo_runs_every_method(capsys):
+    """The README's first command: every method, one table, each method's rules.
+
+    No solve has a time limit, so the table is the same on every machine: run twice, it is
+    identical (the fit time is printed below the table, not in it)."""
+    assert main(["demo", "--quiet", "--methods", "imli", "imlib"]) == 0
+    first = capsys.readouterr().out.split("\n\n")[1]
     assert main(["demo", "--quiet"]) == 0
-    elapsed = time.perf_counter() - start
     out = capsys.readouterr().out
-    assert elapsed < 60
     table = out.split("\n\n")[1].splitlines()
+    rows_of = [line.split() for line in first.splitlines()]
+    assert [line.split() for line in table[2:4]] == rows_of[2:4]
     assert table[0].split()[:3] == ["method", "test_accuracy", "test_coverage"]
+    assert "fit_time" not in table[0]
     rows = {line.split()[0]: line.split() for line in table[2:]}
     assert set(rows) == {"imli", "imlib", "cdpr-gra", "cdpr-gdy", "cdpr-exact"}
     for method, row in rows.items():
         assert 0.85 <= float(row[1]) <= 1, method         # honest, but not a broken learner
-        # every solve reports a real status (a partition may time out under load: UNKNOWN
-        # keeps the previous partition's rules); never ERROR
+        # no time limit: every exact solve is proven optimal
         statuses = {part.split(":")[0] for part in row[-1].split(",")}
-        assert statuses <= {"OPTIMAL", "FEASIBLE", "UNKNOWN", "heuristic"}, row[-1]
+        assert statuses <= {"OPTIMAL", "heuristic"}, row[-1]
         assert (row[-1] == "heuristic") == method.startswith(("cdpr-gra", "cdpr-gdy"))
         assert f"== {method} ==" in out
     assert "malignant" in out and "benign" in out

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-#: ``--method`` name -> (module, class, fixed parameters).  IMLI/IMLIB default to
-#: 16-row partitions on the command line (one exact solve over all rows can take
-#: minutes on a few hundred rows); --n-partitions / --partition-size override it.
+#: ``--method`` name -> (module, class, fixed parameters).  Every other parameter
+#: keeps the estimator's own default, so ``satrules learn`` and the Python API
+#: learn the same rules from the same data.
 METHODS: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "imli": ("satrules.estimators.imli", "IMLIClassifier", {"n_partitions": "auto"}),
-    "imlib": ("satrules.estimators.imlib", "IMLIBClassifier", {"n_partitions": "auto"}),
+    "imli": ("satrules.estimators.imli", "IMLIClassifier", {}),
+    "imlib": ("satrules.estimators.imlib", "IMLIBClassifier", {}),
     "cdpr-gra": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "gra"}),
     "cdpr-gdy": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "gdy"}),
     "cdpr-exact": ("satrules.estimators.cdpr", "CDPRClassifier", {"method": "exact"}),
@@ -38,6 +38,7 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-partitions", "n_partitions", int,
      "number of incremental partitions (IMLI, IMLIB; default: 16-row partitions)"),
     ("--partition-size", "partition_size", int, "samples per partition (IMLI, IMLIB)"),
+    ("--n-passes", "n_passes", int, "passes over the partitions (IMLI, IMLIB; default 2)"),
     ("--max-literals", "max_literals_per_rule", int, "literals per rule l (IMLIB)"),
     ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (IMLI, IMLIB)"),
     ("--alpha", "alpha", float, "minimum rule accuracy (CDPR)"),
@@ -48,7 +49,8 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-estimators", "n_estimators", int, "trees mined for candidates (CDPR)"),
     ("--max-depth", "max_depth", int, "depth of the mined trees (CDPR)"),
     ("--backend", "backend", str, "solver backend (see `satrules backends`; default auto)"),
-    ("--time-limit", "time_limit", float, "solver time limit in seconds"),
+    ("--time-limit", "time_limit", float,
+     "seconds for the whole fit (default: none, so results do not depend on machine speed)"),
 ]
 
 

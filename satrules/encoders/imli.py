@@ -76,7 +76,7 @@ from satrules.ir import Model, Solution
 from satrules.layout import Encoding, RuleLayout
 from satrules.rules import Literal, RuleSet
 
-__all__ = ["encode_imli", "decode_imli", "estimate_imli_size", "DEFAULT_MAX_CLAUSES"]
+__all__ = ["encode_imli", "decode_imli", "hint_imli", "estimate_imli_size", "DEFAULT_MAX_CLAUSES"]
 
 #: Default refusal threshold on the number of hard + soft clauses of one encoding.
 DEFAULT_MAX_CLAUSES = 5_000_000
@@ -339,7 +339,7 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
     slots = tuple(Literal(j) for j in range(m)) + tuple(Literal(j, True) for j in range(m))
     layout = RuleLayout(use=b, slot_literals=slots, encoded_kind="cnf", kind=rule_type,
                         n_columns=m, error_vars=eta, scale=scale,
-                        extra={"eta": eta, "z": z_vars, "target": t, "lambda": lam,
+                        extra={"eta": eta, "z": z_vars, "target": t, "X": X, "lambda": lam,
                                "feature_weight": w_f, "symmetry_breaking": sym})
     # warm start: the prior extended to this partition, or (first partition) a cheap
     # feasible rule set, so an anytime engine starts from (and keeps) a sensible point
@@ -358,3 +358,37 @@ def decode_imli(layout: RuleLayout, solution: Solution) -> RuleSet:
     evaluate the returned rule set instead.
     """
     return layout.decode(solution)
+
+
+def hint_imli(layout: RuleLayout, rules: RuleSet) -> dict[int, bool] | None:
+    """Return a complete feasible assignment of ``layout``'s encoding realising ``rules``.
+
+    A warm start, for example the best rules found so far on earlier
+    partitions.  Returns None when ``rules`` has more rules than the
+    encoding's ``n_rules`` or is of the other kind, or when symmetry breaking
+    is on (its order auxiliaries would need the rules sorted).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from satrules.rules import Literal, Rule, RuleSet
+    >>> X = np.array([[0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0]])
+    >>> enc = encode_imli(X, np.array([1, 0, 0, 1]), n_rules=1, rule_type="dnf")
+    >>> start = RuleSet([Rule((Literal(1, negated=True),))], "dnf", 3)
+    >>> hint = hint_imli(enc.layout, start)
+    >>> enc.model.evaluate(hint), enc.model.cost(hint)
+    (True, 1)
+    """
+    extra = layout.extra
+    if extra.get("symmetry_breaking") or rules.kind != layout.kind:
+        return None
+    try:
+        b_rules = _prior_matrix(rules, layout.n_rules, layout.n_columns, layout.kind)
+    except EncodingError:
+        return None
+    # rows past the given rules would be empty clauses (false); the tautology x0 OR NOT x0
+    # keeps the rule set's meaning instead
+    b_rules[rules.n_rules:, [0, layout.n_columns]] = True
+    X = extra["X"]
+    A = np.concatenate([X, ~X], axis=1)
+    return _hint(b_rules, A, extra["target"], layout.use, extra["eta"], extra["z"])

@@ -25,8 +25,10 @@ i.e. the §2.7 pruning keeping the rules one-to-one) and
 ``_final_rules(self, rules)`` (default ``rules.simplify()``, §3.8).
 
 Parameters the base reads from ``self``: ``n_partitions``, ``partition_size``,
-``n_thresholds``, ``backend``, ``time_limit``, ``random_state``,
-``multi_class``.
+``n_passes``, ``anchor``, ``n_thresholds``, ``data_fidelity``, ``backend``,
+``time_limit``, ``random_state``, ``multi_class``.  Optional hooks for the
+selection: ``_literal_weight(self)`` (default 1) and ``_hint_rules(self,
+encoding, rules)`` (a warm start realising ``rules``, or None).
 
 Partitions: the training rows are shuffled with ``random_state`` and split per
 class with ``numpy.array_split``, so every partition keeps the class ratio
@@ -34,13 +36,23 @@ class with ``numpy.array_split``, so every partition keeps the class ratio
 overrides ``n_partitions`` (``ceil(n / partition_size)`` partitions);
 ``n_partitions="auto"`` means ``ceil(n / AUTO_PARTITION_SIZE)``.
 
-Time budget: ``time_limit`` is the total for one ``fit``.  Each solve gets the
-time left divided by the number of solves left (partitions x one-vs-rest
-problems), so time a fast partition leaves unused carries over.  A partition
-that times out with a solution (``FEASIBLE``) contributes the best rules found:
-the engine's answer, or the warm start (``encoding.hint``: the previous rules
-extended to this partition) when that costs less; one that ends ``UNKNOWN``
-keeps the previous partition's rules.
+Passes and selection: the partitions are solved ``n_passes`` times (each pass
+reshuffles them); every partition's decoded rules, after ``_final_rules``, are a
+candidate, as are the two constant rule sets (always false, always true).  The
+fit returns the candidate with the lowest objective on the **whole** training
+set, ``data_fidelity * errors + literal weight * literals`` (ties go to the later
+candidate), so it is never worse on its training data than predicting one
+class; ``best_partition_`` and ``fit_history_`` record where it came from.  Each
+solve is warm-started with the best rules so far realised on its partition
+(``_hint_rules``), falling back to the encoder's own hint.
+
+Time budget: ``time_limit`` is the total for one ``fit``, binarization
+included.  Each solve gets the time left divided by the number of solves left
+(partitions x passes x one-vs-rest problems), so time a fast partition leaves
+unused carries over; once the time is up no further partition is started.  A
+partition that times out with a solution (``FEASIBLE``) contributes the best
+rules found: the engine's answer, or the warm start when that costs less; one
+that ends ``UNKNOWN`` adds no candidate and keeps the previous anchors.
 
 Multi-class (``multi_class="ovr"``): one rule set per class (that class against
 the rest).  ``predict`` returns, among the classes whose rule set fires, the one
@@ -155,27 +167,36 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         if self.n_partitions != "auto":
             positive_int("n_partitions", self.n_partitions)
         positive_int("partition_size", self.partition_size, allow_none=True)
+        positive_int("n_passes", self.n_passes)
         positive_int("n_thresholds", self.n_thresholds)
         if self.time_limit is not None and (isinstance(self.time_limit, bool) or
                                             not isinstance(self.time_limit, numbers.Real)
                                             or not self.time_limit > 0):
             raise ValueError(f"time_limit must be positive seconds or None, got "
                              f"{self.time_limit!r}")
+        if self.anchor not in ("previous", "best"):
+            raise ValueError(f"anchor must be 'previous' or 'best', got {self.anchor!r}")
         if self.multi_class not in ("ovr", "error"):
             raise ValueError(f"multi_class must be 'ovr' or 'error', got {self.multi_class!r}")
         if not isinstance(self.backend, str):
             raise ValueError(f"backend must be a backend name or 'auto', got {self.backend!r}")
 
-    def _n_partitions(self, n_samples: int) -> int:
+    def _n_partitions(self, n_samples: int, n_columns: int) -> int:
         if self.partition_size is not None:
             return max(1, math.ceil(n_samples / self.partition_size))
         if self.n_partitions == "auto":
             return max(1, math.ceil(n_samples / AUTO_PARTITION_SIZE))
         return min(self.n_partitions, n_samples)
 
+    def _n_passes(self, n_parts: int) -> int:
+        """Passes over the partitions; one when there is one partition (a repeat adds nothing)."""
+        return 1 if n_parts == 1 else int(self.n_passes)
+
     # -------------------------------------------------------------------- fit
     def fit(self, X: Any, y: Any) -> IncrementalRuleClassifier:
         """Learn the rule set(s) from ``X`` (array or DataFrame) and labels ``y``."""
+        start = time.monotonic()   # time_limit covers the whole fit, binarization included
+        deadline = None if self.time_limit is None else start + self.time_limit
         self._check_common_params()
         self._check_params()
         _check_unique_columns(X)
@@ -195,18 +216,27 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         Xb = self.binarizer_.fit_transform(X if hasattr(X, "columns") else X_checked)
         self.class_counts_ = np.bincount(y_idx, minlength=len(self.classes_))
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
-        n_parts = self._n_partitions(len(y_idx))
-        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
-        budget = {"deadline": deadline, "left": len(targets) * n_parts}
-        fitted, solutions = {}, {}
+        n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
+        self.n_partitions_ = n_parts
+        self.n_passes_ = self._n_passes(n_parts)
+        budget = {"deadline": deadline, "left": len(targets) * n_parts * self.n_passes_,
+                  "stopped": False}
+        fitted, solutions, records = {}, {}, {}
         for c in targets:
-            fitted[c], solutions[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng, budget)
+            fitted[c], solutions[c], records[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng,
+                                                                   budget)
         if len(self.classes_) == 2:
-            self.rules_, self.solutions_ = fitted[1], solutions[1]
+            self.rules_, self.solutions_, record = fitted[1], solutions[1], records[1]
+            self.fit_history_ = record.pop("history")
+            self.best_partition_ = record
         else:
             self.rules_ = {self.classes_[c]: fitted[c] for c in targets}
             self.solutions_ = {self.classes_[c]: solutions[c] for c in targets}
-        self.solution_ = solutions[targets[-1]][-1] if solutions[targets[-1]] else None
+            self.fit_history_ = {self.classes_[c]: records[c].pop("history") for c in targets}
+            self.best_partition_ = {self.classes_[c]: records[c] for c in targets}
+        self.time_limit_reached_ = budget["stopped"]
+        last = solutions[targets[-1]]
+        self.solution_ = last[-1] if last else None
         return self
 
     def _solve_time(self, budget: dict) -> float | None:
@@ -215,34 +245,96 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         left = budget["deadline"] - time.monotonic()
         return max(left / max(budget["left"], 1), 0.01)
 
+    def _objective(self, rules: RuleSet, Xb: np.ndarray, y: np.ndarray) -> float:
+        """Return ``data_fidelity * errors + literal_weight * literals`` on ``(Xb, y)``."""
+        errors = int(np.count_nonzero(rules.evaluate(Xb) != y))
+        return float(self.data_fidelity) * errors + self._literal_weight() * rules.n_literals
+
+    def _literal_weight(self) -> float:
+        """The cost of one literal in the whole-training-set objective (subclasses override)."""
+        return 1.0
+
+    def _trivial_rule_sets(self, n_columns: int) -> list[RuleSet]:
+        """Return the two constant rule sets (always false, always true) of this learner's kind."""
+        kind = getattr(self, "rule_type", "dnf")
+        empty = RuleSet([], kind, n_columns)              # DNF: false, CNF: true
+        one_empty = RuleSet([Rule(())], kind, n_columns)  # DNF: true, CNF: false
+        return [empty, one_empty] if kind == "dnf" else [one_empty, empty]
+
+    def _hint_rules(self, encoding, rules: RuleSet) -> dict | None:
+        """Return a warm start of ``encoding`` realising ``rules``, or None (subclasses)."""
+        return None
+
+    def _warm_start(self, enc, best: RuleSet) -> dict | None:
+        """The best rules so far as a feasible start of ``enc``, else the encoder's own hint."""
+        hint = self._hint_rules(enc, best) if best.n_rules else None
+        if hint is not None and enc.model.evaluate(hint):
+            return hint
+        return getattr(enc, "hint", None)
+
     def _fit_binary(self, Xb: np.ndarray, y: np.ndarray, n_parts: int,
-                    rng: np.random.RandomState, budget: dict) -> tuple[RuleSet, list]:
-        """Learn one rule set for ``y`` (bool) over the partitions; return it and the solutions."""
+                    rng: np.random.RandomState, budget: dict) -> tuple[RuleSet, list, dict]:
+        """Learn one rule set for ``y`` (bool); return it, the solutions and a fit record.
+
+        Every partition's rules are a candidate; the one with the lowest objective on the
+        whole training set wins, the two constant rule sets included (so the result is
+        never worse on the training data than predicting one class).
+        """
         conditions = self.binarizer_.conditions_
-        rules, prior, solutions = None, None, []
-        for part in progress(split_partitions(y, n_parts, rng), desc="partitions",
-                             total=n_parts):
-            enc = self._encode_partition(Xb[part], y[part], prior, rng)
-            sol = solve(enc.model, backend=self.backend, time_limit=self._solve_time(budget),
-                        seed=int(rng.randint(2**31 - 1)), hint=getattr(enc, "hint", None))
-            budget["left"] -= 1
-            if sol.status is Status.FEASIBLE:
-                sol = _keep_better_hint(enc.model, sol, getattr(enc, "hint", None))
-            solutions.append(sol)
-            if sol.status is Status.ERROR or sol.status is Status.UNSATISFIABLE:
-                raise BackendError(f"{sol.backend or self.backend} returned {sol.status.value} "
-                                   f"on a partition: {sol.message}")
-            if sol.status.is_feasible:   # OPTIMAL, or FEASIBLE at the time limit (anytime)
+        best, best_obj, best_at = None, math.inf, None
+        for r, rules in enumerate(self._trivial_rule_sets(Xb.shape[1])):
+            obj = self._objective(rules, Xb, y)
+            if obj < best_obj:
+                best, best_obj = rules, obj
+                best_at = {"pass": None, "partition": None,
+                           "constant": ("always false", "always true")[r]}
+        prior, best_prior, solutions, history = None, None, [], []
+        anchor_best = self.anchor == "best"
+        n_passes = self._n_passes(n_parts)
+        bar = progress(range(n_passes * n_parts), desc="partitions", total=n_passes * n_parts)
+        steps = iter(bar)
+        for p in range(n_passes):
+            for i, part in enumerate(split_partitions(y, n_parts, rng)):
+                next(steps, None)
+                if budget["deadline"] is not None and time.monotonic() >= budget["deadline"]:
+                    budget["stopped"] = True
+                    break
+                enc = self._encode_partition(Xb[part], y[part],
+                                             best_prior if anchor_best else prior, rng)
+                hint = self._warm_start(enc, best)
+                sol = solve(enc.model, backend=self.backend, time_limit=self._solve_time(budget),
+                            seed=int(rng.randint(2**31 - 1)), hint=hint)
+                budget["left"] -= 1
+                if sol.status is Status.FEASIBLE:
+                    sol = _keep_better_hint(enc.model, sol, hint)
+                solutions.append(sol)
+                if sol.status is Status.ERROR or sol.status is Status.UNSATISFIABLE:
+                    raise BackendError(f"{sol.backend or self.backend} returned "
+                                       f"{sol.status.value} on a partition: {sol.message}")
+                entry = {"pass": p, "partition": i, "status": sol.status.value,
+                         "objective": None}
+                history.append(entry)
+                if not sol.status.is_feasible:   # UNKNOWN: keep the previous anchors
+                    continue
                 rules = self._decode(enc, sol).named(conditions)
                 prior = self._prior_rules(rules)
-            # UNKNOWN: keep the previous partition's rules and anchors
-        if rules is None:
+                candidate = self._final_rules(rules)
+                entry["objective"] = obj = self._objective(candidate, Xb, y)
+                if obj <= best_obj:   # ties go to the later rules (refined over more data)
+                    best, best_obj, best_prior = candidate, obj, prior
+                    best_at = {"pass": p, "partition": i, "constant": None}
+            else:
+                continue
+            break   # the deadline passed
+        close = getattr(bar, "close", None)
+        if close is not None:
+            close()
+        record = {**best_at, "objective": best_obj, "history": history}
+        if not any(s.status.is_feasible for s in solutions):
             warnings.warn("no partition produced a solution within the time limit; the rule "
-                          "set predicts the majority class", RuntimeWarning, stacklevel=3)
-            majority = y.mean() >= 0.5
-            return RuleSet([Rule(())] if majority else [], "dnf", len(conditions),
-                           conditions), solutions
-        return self._final_rules(rules).named(conditions), solutions
+                          "set is the better of 'always true' and 'always false' on the "
+                          "training data", RuntimeWarning, stacklevel=3)
+        return best.named(conditions), solutions, record
 
     # ---------------------------------------------------------------- predict
     def _fires(self, X: Any) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numbers
 
-from satrules.encoders.imli import DEFAULT_MAX_CLAUSES, decode_imli, encode_imli
+from satrules.encoders.imli import DEFAULT_MAX_CLAUSES, decode_imli, encode_imli, hint_imli
 from satrules.estimators._base import IncrementalRuleClassifier
 from satrules.rules import RuleSet
 
@@ -33,13 +33,23 @@ class IMLIClassifier(IncrementalRuleClassifier):
         ``lambda``: the cost of one misclassified training sample.
     feature_weight : float, default=1
         ``w_f``: the cost of one literal (after the first partition, of one change).
-    n_partitions : int or "auto", default=1
+    n_partitions : int or "auto", default="auto"
         Number of stratified partitions learned incrementally; ``"auto"`` uses
         ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol).  One
-        partition is one exact solve over all rows: on a few hundred rows and
-        more, use ``"auto"`` or ``partition_size`` (the CLI does by default).
+        partition is one exact solve over all rows, which can take minutes on a
+        few hundred rows.
     partition_size : int or None, default=None
         Rows per partition; overrides ``n_partitions`` when set.
+    n_passes : int, default=2
+        Passes over the partitions (each pass reshuffles them); one when there is a
+        single partition.  Every partition's rules are a candidate, and the fit
+        keeps the candidate with the lowest objective on the **whole** training set,
+        ``data_fidelity * errors + size`` (the two constant rule sets are
+        candidates too, so training accuracy is never below the majority rate).
+    anchor : {"previous", "best"}, default="previous"
+        What a partition's anchors copy: the previous partition's rules (IMLI's
+        incremental scheme) or the best rules so far.  Every solve is warm-started
+        with the best rules so far either way.
     n_thresholds : int, default=4
         Quantile thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
     symmetry_breaking : bool, default=False
@@ -47,8 +57,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
     backend : str, default="auto"
         Any name of :func:`satrules.available_backends`, or ``"auto"``.
     time_limit : float or None, default=None
-        Total seconds for ``fit``; each solve gets the time left divided by the
-        solves left.  On timeout the best rules found so far are kept.
+        Total seconds for ``fit``, binarization included; each solve gets the time
+        left divided by the solves left.  When it runs out, the best rules found so
+        far are kept (``time_limit_reached_``).  With a limit, results depend on
+        machine speed.
     random_state : int, RandomState or None, default=None
         Shuffles the partitions and seeds the backends.
     multi_class : {"ovr", "error"}, default="ovr"
@@ -69,6 +81,17 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Training rows per class (tie-breaking in one-vs-rest).
     solution_ : Solution
         The last partition's solution.
+    best_partition_ : dict, or dict ``class -> dict``
+        Where the returned rules came from: ``pass`` and ``partition`` (0-based), or
+        ``constant`` (``"always false"`` / ``"always true"``), and their
+        whole-training-set ``objective``.
+    fit_history_ : list of dict, or dict ``class -> list``
+        One entry per solve: ``pass``, ``partition``, ``status`` and the
+        whole-training-set ``objective`` of its rules (None when it found none).
+    n_partitions_, n_passes_ : int
+        The partitions per pass and passes actually used.
+    time_limit_reached_ : bool
+        Whether ``time_limit`` ended the fit before every partition was solved.
     solutions_ : list of Solution, or dict ``class -> list``
         One per partition.
     n_features_in_ : int
@@ -105,15 +128,17 @@ class IMLIClassifier(IncrementalRuleClassifier):
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
     def __init__(self, n_rules=1, rule_type="dnf", data_fidelity=10, feature_weight=1,
-                 n_partitions=1, partition_size=None, n_thresholds=4, symmetry_breaking=False,
-                 backend="auto", time_limit=None, random_state=None, multi_class="ovr",
-                 max_clauses=DEFAULT_MAX_CLAUSES):
+                 n_partitions="auto", partition_size=None, n_passes=2, anchor="previous",
+                 n_thresholds=4, symmetry_breaking=False, backend="auto", time_limit=None,
+                 random_state=None, multi_class="ovr", max_clauses=DEFAULT_MAX_CLAUSES):
         self.n_rules = n_rules
         self.rule_type = rule_type
         self.data_fidelity = data_fidelity
         self.feature_weight = feature_weight
         self.n_partitions = n_partitions
         self.partition_size = partition_size
+        self.n_passes = n_passes
+        self.anchor = anchor
         self.n_thresholds = n_thresholds
         self.symmetry_breaking = symmetry_breaking
         self.backend = backend
@@ -146,3 +171,9 @@ class IMLIClassifier(IncrementalRuleClassifier):
 
     def _decode(self, encoding, solution) -> RuleSet:
         return decode_imli(encoding.layout, solution)
+
+    def _hint_rules(self, encoding, rules: RuleSet):
+        return hint_imli(encoding.layout, rules)
+
+    def _literal_weight(self) -> float:
+        return float(self.feature_weight)

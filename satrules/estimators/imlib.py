@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numbers
 
-from satrules.encoders.imlib import OBJECTIVES, decode_imlib, encode_imlib
+from satrules.encoders.imlib import OBJECTIVES, decode_imlib, encode_imlib, hint_imlib
 from satrules.estimators._base import IncrementalRuleClassifier
 from satrules.rules import RuleSet
 
@@ -37,13 +37,23 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         partitions); ``"paper"`` uses the seed's clauses as printed (a literal costs 2,
         a negative costs λ per covering rule, polarity free across partitions).  See
         ``docs/imlib_objective.md``.
-    n_partitions : int or "auto", default=1
+    n_partitions : int or "auto", default="auto"
         Number of stratified partitions learned incrementally; ``"auto"`` uses
         ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol).  One
-        partition is one exact solve over all rows: on a few hundred rows and
-        more, use ``"auto"`` or ``partition_size`` (the CLI does by default).
+        partition is one exact solve over all rows, which can take minutes on a
+        few hundred rows.
     partition_size : int or None, default=None
         Rows per partition (the seed used 8 or 16); overrides ``n_partitions`` when set.
+    n_passes : int, default=2
+        Passes over the partitions (each pass reshuffles them); one when there is a
+        single partition.  Every partition's rules are a candidate, and the fit
+        keeps the candidate with the lowest objective on the **whole** training set,
+        ``|R| + data_fidelity * errors`` (the two constant rule sets are candidates
+        too, so training accuracy is never below the majority rate).
+    anchor : {"previous", "best"}, default="previous"
+        What a partition's C′ anchors copy: the previous partition's rules (the
+        paper's scheme) or the best rules so far.  Every solve is warm-started with
+        the best rules so far either way.
     n_thresholds : int, default=4
         Quantile thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
     reduce : bool, default=True
@@ -55,8 +65,10 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     backend : str, default="auto"
         Any name of :func:`satrules.available_backends`, or ``"auto"``.
     time_limit : float or None, default=None
-        Total seconds for ``fit``; each solve gets the time left divided by the
-        solves left.  On timeout the best rules found so far are kept.
+        Total seconds for ``fit``, binarization included; each solve gets the time
+        left divided by the solves left.  When it runs out, the best rules found so
+        far are kept (``time_limit_reached_``).  With a limit, results depend on
+        machine speed.
     random_state : int, RandomState or None, default=None
         Shuffles the partitions and seeds the backends.
     multi_class : {"ovr", "error"}, default="ovr"
@@ -73,6 +85,17 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         Training rows per class (tie-breaking in one-vs-rest).
     solution_ : Solution
         The last partition's solution.
+    best_partition_ : dict, or dict ``class -> dict``
+        Where the returned rules came from: ``pass`` and ``partition`` (0-based), or
+        ``constant`` (``"always false"`` / ``"always true"``), and their
+        whole-training-set ``objective``.
+    fit_history_ : list of dict, or dict ``class -> list``
+        One entry per solve: ``pass``, ``partition``, ``status`` and the
+        whole-training-set ``objective`` of its rules (None when it found none).
+    n_partitions_, n_passes_ : int
+        The partitions per pass and passes actually used.
+    time_limit_reached_ : bool
+        Whether ``time_limit`` ended the fit before every partition was solved.
     solutions_ : list of Solution, or dict ``class -> list``
         One per partition.
     n_features_in_ : int
@@ -100,7 +123,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
     def __init__(self, n_rules=2, max_literals_per_rule=3, data_fidelity=10, objective="exact",
-                 n_partitions=1, partition_size=None, n_thresholds=4, reduce=True,
+                 n_partitions="auto", partition_size=None, n_passes=2, anchor="previous",
+                 n_thresholds=4, reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr"):
         self.n_rules = n_rules
@@ -109,6 +133,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         self.objective = objective
         self.n_partitions = n_partitions
         self.partition_size = partition_size
+        self.n_passes = n_passes
+        self.anchor = anchor
         self.n_thresholds = n_thresholds
         self.reduce = reduce
         self.distinct_features = distinct_features
@@ -139,6 +165,13 @@ class IMLIBClassifier(IncrementalRuleClassifier):
 
     def _decode(self, encoding, solution) -> RuleSet:
         return decode_imlib(encoding.layout, solution)
+
+    def _hint_rules(self, encoding, rules: RuleSet):
+        # the slots hold at most max_literals_per_rule literals and every rule needs one
+        if rules.kind != "dnf" or rules.n_rules > self.n_rules or any(
+                not 1 <= len(rule) <= self.max_literals_per_rule for rule in rules.rules):
+            return None
+        return hint_imlib(encoding.layout, rules)
 
     def _prior_rules(self, rules: RuleSet) -> RuleSet:
         # The paper's C′ copies the previous u's exactly, so anchor to the raw slots; the

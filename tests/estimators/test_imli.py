@@ -19,6 +19,7 @@ from satrules.backends.registry import solve as real_solve
 from satrules.estimators.imli import IMLIClassifier
 from satrules.ir import Status, make_solution
 from satrules.rules import RuleSet
+from tests.timing import SLACK
 
 EX1_X = np.array([[0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0]])
 EX1_Y = np.array([1, 0, 0, 1])
@@ -52,7 +53,7 @@ def test_rules_are_consistent_with_predictions(rule_type):
     clf = IMLIClassifier(n_rules=2, rule_type=rule_type, partition_size=20, random_state=0,
                          backend=ENGINES[0]).fit(X, y)
     assert clf.rules_.kind == rule_type
-    assert len(clf.solutions_) == 3
+    assert len(clf.solutions_) == 3 * clf.n_passes_ == 6   # 3 partitions, 2 passes
     pred = clf.rules_.evaluate(clf.binarizer_.transform(X))
     assert np.array_equal(clf.predict(X), clf.classes_[pred.astype(int)])
     assert clf.score(X, y) >= 0.8
@@ -125,16 +126,16 @@ def test_warm_start_hints_are_feasible_and_budget_is_split(monkeypatch):
     X, y = noisy_data(64)
     IMLIClassifier(n_rules=2, partition_size=16, time_limit=40, random_state=0,
                    backend=ENGINES[0]).fit(X, y)
-    assert len(calls) == 4
+    assert len(calls) == 8   # 4 partitions, 2 passes
     for call in calls:
         assert call["model"].evaluate(call["hint"])
-        # the hint is the previous (pruned) rule set: its cost bounds the optimum from above
+        # the hint is a feasible rule set (the best so far): its cost bounds the optimum
         assert call["sol"].cost <= call["model"].cost(call["hint"])
     limits = [c["time_limit"] for c in calls]
     # each solve gets (time left) / (solves left): if every solve used its whole limit the
     # fit would end exactly at time_limit
-    assert all(0 < t * (4 - i) <= 40 + 1e-6 for i, t in enumerate(limits))
-    assert limits[0] == pytest.approx(10, abs=0.5)
+    assert all(0 < t * (8 - i) <= 40 + 1e-6 for i, t in enumerate(limits))
+    assert limits[0] == pytest.approx(5, abs=0.5)
 
 
 def test_anytime_unknown_keeps_previous_rules(monkeypatch):
@@ -150,19 +151,23 @@ def test_anytime_unknown_keeps_previous_rules(monkeypatch):
 
     monkeypatch.setattr(IMLIClassifier, "_decode", recording_decode)
     X, y = noisy_data(32)
-    clf = IMLIClassifier(n_rules=2, n_partitions=2, random_state=0, backend=ENGINES[0])
+    clf = IMLIClassifier(n_rules=2, n_partitions=2, n_passes=1, random_state=0,
+                         backend=ENGINES[0])
     clf.fit(X, y)
     assert [s.status for s in clf.solutions_] == [Status.FEASIBLE, Status.UNKNOWN]
     assert len(decoded) == 1   # only the FEASIBLE partition is decoded
+    assert [e["objective"] is None for e in clf.fit_history_] == [False, True]
     conds = clf.binarizer_.conditions_
-    assert clf.rules_ == decoded[0].named(conds).simplify().named(conds)
+    if clf.best_partition_["constant"] is None:
+        assert clf.best_partition_["partition"] == 0
+        assert clf.rules_ == decoded[0].named(conds).simplify().named(conds)
 
 
 def test_all_unknown_falls_back_to_majority(monkeypatch):
     """If no partition yields a solution, a warning is given and the majority class predicted."""
     monkeypatch.setattr(base, "solve", recording_solve([], lambda i: Status.UNKNOWN))
     X, y = noisy_data(30)
-    with pytest.warns(RuntimeWarning, match="majority"):
+    with pytest.warns(RuntimeWarning, match="no partition produced a solution"):
         clf = IMLIClassifier(backend=ENGINES[0]).fit(X, y)
     majority = np.bincount(y).argmax()
     assert (clf.predict(X) == majority).all()
@@ -188,10 +193,10 @@ def test_real_time_limit_is_honoured(backend):
         warnings.simplefilter("always")
         clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=backend, random_state=0)
         clf.fit(X, y)
-    assert time.monotonic() - start < 2.0 + 3.0
+    assert time.monotonic() - start < 2.0 + SLACK
     status = clf.solution_.status
     if status is Status.UNKNOWN:   # no solution in time (heavily loaded machine): majority
-        assert any("majority" in str(w.message) for w in caught)
+        assert any("no partition produced" in str(w.message) for w in caught)
         assert len(set(clf.predict(X).tolist())) == 1
     else:
         assert status in (Status.FEASIBLE, Status.OPTIMAL)
@@ -232,7 +237,7 @@ def test_each_partition_anchors_to_pruned_rules(monkeypatch):
     clf = IMLIClassifier(n_rules=2, partition_size=16, n_thresholds=6, data_fidelity=5,
                          random_state=0, backend=ENGINES[0]).fit(X, y)
     conds = clf.binarizer_.conditions_
-    assert priors[0] is None and len(priors) == 6
+    assert priors[0] is None and len(priors) == 12   # 6 partitions, 2 passes
     for rules, prior in zip(decoded[:-1], priors[1:], strict=True):
         assert prior == rules.named(conds).simplify(remove_rules=False)
         assert prior.n_rules == 2

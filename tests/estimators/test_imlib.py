@@ -51,7 +51,7 @@ def test_rules_respect_k_and_l(objective, k, ell):
                           partition_size=20, backend=FAST, random_state=0).fit(X, y)
     assert clf.rules_.n_rules <= k
     assert clf.rules_.max_rule_size <= ell
-    assert len(clf.solutions_) == 4
+    assert len(clf.solutions_) == 4 * 2   # 4 partitions, 2 passes
 
 
 def test_single_partition_optimum_is_stated_objective():

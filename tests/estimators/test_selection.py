@@ -1,0 +1,108 @@
+"""Selection of the rules across partitions and passes (issue #11, item 1).
+
+The estimators keep, among the rule sets every partition produced and the two
+constant rule sets, the one with the lowest objective on the whole training set;
+they record where it came from, and warm-start every solve with it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import satrules.estimators._base as base
+from satrules import IMLIBClassifier, IMLIClassifier
+from satrules.backends.registry import solve as real_solve
+
+ESTIMATORS = [
+    lambda **kw: IMLIClassifier(backend="rc2", **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", n_rules=2, **kw),
+    lambda **kw: IMLIBClassifier(backend="rc2", n_rules=1, max_literals_per_rule=2, **kw),
+]
+
+
+def _objective(clf, X, y):
+    Xb = clf.binarizer_.transform(X)
+    errors = int((clf.rules_.evaluate(Xb) != (y == clf.classes_[1])).sum())
+    return clf.data_fidelity * errors + clf._literal_weight() * clf.rules_.n_literals
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(8, 40), make=st.sampled_from(ESTIMATORS),
+       skew=st.floats(0.05, 0.95))
+def test_never_worse_than_one_class_on_training_data(seed, n, make, skew):
+    """Training accuracy >= the majority rate, whatever the data (the constant rule sets are
+    candidates), and the returned rules have the lowest recorded objective."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(n, 3))
+    y = (rng.random(n) < skew).astype(int)
+    if len(set(y)) < 2:
+        y[0] = 1 - y[0]
+    clf = make(partition_size=6, random_state=seed).fit(X, y)
+    majority = max(np.mean(y), 1 - np.mean(y))
+    assert clf.score(X, y) >= majority - 1e-12
+    obj = _objective(clf, X, y)
+    assert obj == clf.best_partition_["objective"]
+    recorded = [e["objective"] for e in clf.fit_history_ if e["objective"] is not None]
+    assert all(obj <= o for o in recorded)
+
+
+def test_best_partition_is_recorded_and_consistent():
+    """best_partition_ names a (pass, partition) whose recorded objective is the minimum."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 4))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    clf = IMLIClassifier(n_rules=2, partition_size=16, random_state=0, backend="rc2").fit(X, y)
+    best = clf.best_partition_
+    assert clf.n_passes_ == 2 and clf.n_partitions_ == 8 and len(clf.fit_history_) == 16
+    assert set(best) == {"pass", "partition", "constant", "objective"}
+    if best["constant"] is None:
+        entry = [e for e in clf.fit_history_
+                 if (e["pass"], e["partition"]) == (best["pass"], best["partition"])]
+        assert entry[0]["objective"] == best["objective"] == min(
+            e["objective"] for e in clf.fit_history_ if e["objective"] is not None)
+    assert _objective(clf, X, y) == best["objective"]
+
+
+def test_constant_rule_set_wins_on_noise():
+    """Pure noise with a 90 % majority: 'always false' beats any rule with a literal."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(60, 6))
+    y = np.zeros(60, dtype=int)
+    y[rng.choice(60, 6, replace=False)] = 1
+    clf = IMLIClassifier(n_rules=2, partition_size=8, data_fidelity=1, random_state=0,
+                         backend="rc2").fit(X, y)
+    # the constant (or a partition's rules equivalent to it: ties go to the later rules)
+    assert clf.best_partition_["objective"] == 6 and clf.rules_.n_literals == 0
+    assert (clf.predict(X) == 0).all()
+
+
+@pytest.mark.parametrize("make", ESTIMATORS[:1] + ESTIMATORS[2:])
+def test_solves_are_hinted_with_the_best_rules_so_far(monkeypatch, make):
+    """Every solve after a learned best gets that best rule set as its warm start."""
+    calls = []
+
+    def recording(model, backend="auto", *, time_limit=None, seed=None, hint=None, **kw):
+        calls.append(hint)
+        return real_solve(model, backend=backend, time_limit=time_limit, seed=seed, hint=hint)
+
+    realised = []
+    real_warm = base.IncrementalRuleClassifier._warm_start
+
+    def recording_warm(self, enc, best):
+        hint = real_warm(self, enc, best)
+        realised.append((best, self._hint_rules(enc, best) if best.n_rules else None, hint))
+        return hint
+
+    monkeypatch.setattr(base, "solve", recording)
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "_warm_start", recording_warm)
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(64, 3))
+    y = (X[:, 0] > 0).astype(int)
+    make(partition_size=16, random_state=0).fit(X, y)
+    assert len(calls) == len(realised) == 8
+    hinted = [(best, own, hint) for best, own, hint in realised if own is not None]
+    assert hinted, "no solve was warm-started with learned rules"
+    assert all(hint == own for _, own, hint in hinted)   # the best rules, on this partition
