@@ -72,7 +72,7 @@ def progress_enabled(quiet: bool = False, stream=None) -> bool:
 
 
 def progress(iterable: Iterable[T], *, desc: str = "", total: int | None = None,
-             quiet: bool = False, stream=None) -> Iterator[T] | Iterable[T]:
+             quiet: bool = False, stream=None, delay: float = 0.0) -> Iterator[T] | Iterable[T]:
     """Wrap ``iterable`` in a tqdm bar on stderr when :func:`progress_enabled` says so.
 
     Parameters
@@ -88,6 +88,8 @@ def progress(iterable: Iterable[T], *, desc: str = "", total: int | None = None,
     stream : file object, optional
         Destination (default ``sys.stderr``); stdout is never used, so piped
         results stay clean.
+    delay : float
+        Seconds before the bar appears (short loops then draw nothing).
 
     Returns
     -------
@@ -104,4 +106,5 @@ def progress(iterable: Iterable[T], *, desc: str = "", total: int | None = None,
         return iterable
     from tqdm.auto import tqdm
 
-    return tqdm(iterable, desc=desc, total=total, file=stream, leave=False, dynamic_ncols=True)
+    return tqdm(iterable, desc=desc, total=total, file=stream, leave=False, dynamic_ncols=True,
+                delay=delay)

@@ -88,6 +88,9 @@ __all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "split_partitions
 #: pyrulelearn's reference figures use 16-row batches).
 AUTO_PARTITION_SIZE = 16
 
+#: Seconds a fit runs before its progress bar appears (on a terminal only).
+PROGRESS_DELAY = 2.0
+
 
 def split_partitions(y: np.ndarray, n_partitions: int, rng: np.random.RandomState) -> list:
     """Return ``n_partitions`` index arrays that keep the class ratio of ``y``.
@@ -168,6 +171,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             positive_int("n_partitions", self.n_partitions)
         positive_int("partition_size", self.partition_size, allow_none=True)
         positive_int("n_passes", self.n_passes)
+        positive_int("max_partitions", self.max_partitions, allow_none=True)
         positive_int("n_thresholds", self.n_thresholds)
         if self.time_limit is not None and (isinstance(self.time_limit, bool) or
                                             not isinstance(self.time_limit, numbers.Real)
@@ -187,6 +191,10 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         if self.n_partitions == "auto":
             return max(1, math.ceil(n_samples / AUTO_PARTITION_SIZE))
         return min(self.n_partitions, n_samples)
+
+    def _solved_per_pass(self, n_parts: int) -> int:
+        """Partitions solved in each pass: all of them, or ``max_partitions`` drawn at random."""
+        return n_parts if self.max_partitions is None else min(n_parts, self.max_partitions)
 
     def _n_passes(self, n_parts: int) -> int:
         """Passes over the partitions; one when there is one partition (a repeat adds nothing)."""
@@ -219,7 +227,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
         self.n_partitions_ = n_parts
         self.n_passes_ = self._n_passes(n_parts)
-        budget = {"deadline": deadline, "left": len(targets) * n_parts * self.n_passes_,
+        per_pass = self._solved_per_pass(n_parts)
+        budget = {"deadline": deadline, "left": len(targets) * per_pass * self.n_passes_,
                   "stopped": False}
         fitted, solutions, records = {}, {}, {}
         for c in targets:
@@ -290,11 +299,17 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                            "constant": ("always false", "always true")[r]}
         prior, best_prior, solutions, history = None, None, [], []
         anchor_best = self.anchor == "best"
-        n_passes = self._n_passes(n_parts)
-        bar = progress(range(n_passes * n_parts), desc="partitions", total=n_passes * n_parts)
+        n_passes, per_pass = self._n_passes(n_parts), self._solved_per_pass(n_parts)
+        # on a terminal a fit still running after PROGRESS_DELAY s shows a bar on stderr
+        bar = progress(range(n_passes * per_pass), desc="partitions", total=n_passes * per_pass,
+                       delay=PROGRESS_DELAY)
         steps = iter(bar)
         for p in range(n_passes):
-            for i, part in enumerate(split_partitions(y, n_parts, rng)):
+            parts = split_partitions(y, n_parts, rng)
+            if per_pass < len(parts):   # large data: a random subset of the partitions
+                keep = np.sort(rng.choice(len(parts), per_pass, replace=False))
+                parts = [parts[j] for j in keep]
+            for i, part in enumerate(parts):
                 next(steps, None)
                 if budget["deadline"] is not None and time.monotonic() >= budget["deadline"]:
                     budget["stopped"] = True

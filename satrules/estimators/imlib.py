@@ -50,6 +50,11 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         keeps the candidate with the lowest objective on the **whole** training set,
         ``|R| + data_fidelity * errors`` (the two constant rule sets are candidates
         too, so training accuracy is never below the majority rate).
+    max_partitions : int or None, default=100
+        Solve at most this many partitions per pass, drawn at random (each pass
+        draws anew); the candidates are still judged on the whole training set.
+        Keeps large data sets fast: 100 partitions of 16 rows are 1,600 rows per
+        pass.  ``None`` solves every partition.
     anchor : {"previous", "best"}, default="previous"
         What a partition's C′ anchors copy: the previous partition's rules (the
         paper's scheme) or the best rules so far.  Every solve is warm-started with
@@ -123,8 +128,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
     def __init__(self, n_rules=2, max_literals_per_rule=3, data_fidelity=10, objective="exact",
-                 n_partitions="auto", partition_size=None, n_passes=2, anchor="previous",
-                 n_thresholds=4, reduce=True,
+                 n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
+                 anchor="previous", n_thresholds=4, reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr"):
         self.n_rules = n_rules
@@ -134,6 +139,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         self.n_partitions = n_partitions
         self.partition_size = partition_size
         self.n_passes = n_passes
+        self.max_partitions = max_partitions
         self.anchor = anchor
         self.n_thresholds = n_thresholds
         self.reduce = reduce

@@ -7,6 +7,9 @@ they record where it came from, and warm-start every solve with it.
 
 from __future__ import annotations
 
+import io
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -106,3 +109,45 @@ def test_solves_are_hinted_with_the_best_rules_so_far(monkeypatch, make):
     hinted = [(best, own, hint) for best, own, hint in realised if own is not None]
     assert hinted, "no solve was warm-started with learned rules"
     assert all(hint == own for _, own, hint in hinted)   # the best rules, on this partition
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_long_fit_shows_a_progress_bar_on_a_terminal(monkeypatch):
+    """On a terminal, a fit shows a 'partitions' bar on stderr (after PROGRESS_DELAY s);
+    inside quiet_progress() (the CLI's --quiet) it shows none."""
+    from satrules._progress import quiet_progress
+
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    monkeypatch.setattr(base, "PROGRESS_DELAY", 0.0)
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(64, 3))
+    y = (X[:, 0] > 0).astype(int)
+    IMLIClassifier(partition_size=16, random_state=0, backend="rc2").fit(X, y)
+    assert "partitions" in term.getvalue() and "/8 " in term.getvalue()   # 4 parts x 2 passes
+    quiet = _Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    with quiet_progress():
+        IMLIClassifier(partition_size=16, random_state=0, backend="rc2").fit(X, y)
+    assert quiet.getvalue() == ""
+
+
+def test_max_partitions_caps_the_solves_per_pass():
+    """25 partitions, max_partitions=5: five partitions solved per pass, drawn anew each pass;
+    None solves them all."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 3))
+    y = (X[:, 0] > 0).astype(int)
+    clf = IMLIClassifier(partition_size=16, max_partitions=5, random_state=0,
+                         backend="rc2").fit(X, y)
+    assert clf.n_partitions_ == 25 and len(clf.solutions_) == 10
+    assert all(0 <= e["partition"] < 5 for e in clf.fit_history_)
+    full = IMLIClassifier(partition_size=16, max_partitions=None, n_passes=1, random_state=0,
+                          backend="rc2").fit(X, y)
+    assert len(full.solutions_) == 25
+    with pytest.raises(ValueError, match="max_partitions"):
+        IMLIClassifier(max_partitions=0).fit(X, y)
