@@ -220,6 +220,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="fraction held out for the test scores (0 = none; default 0.2)")
     p.add_argument("--random-state", type=int, default=0,
                    help="seed of the split and of the learner (default 0)")
+    p.add_argument("--solver-cmd", metavar="CMD",
+                   help='external MaxSAT solver for the exact solves, e.g. "rc2.py -vv" (the '
+                        "'wcnf' backend: split like a shell would, never run through one)")
     p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -232,6 +235,11 @@ def run(args: argparse.Namespace) -> int:
 
     X, y = read_table(args.data, args.target)
     params = method_params(args)
+    if args.solver_cmd is not None:
+        if params.get("backend", "auto") not in ("auto", "wcnf"):
+            raise ValueError(f"--solver-cmd runs the 'wcnf' backend; it cannot be combined "
+                             f"with --backend {params['backend']}")
+        params["backend"] = ("wcnf", {"command": args.solver_cmd})
     est = make_estimator(args.method, params)
     if "random_state" in est.get_params() and "random_state" not in params:
         est.set_params(random_state=args.random_state)

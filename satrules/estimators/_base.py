@@ -67,6 +67,7 @@ import numbers
 import time
 import warnings
 from abc import ABCMeta, abstractmethod
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -82,7 +83,8 @@ from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.rules import Rule, RuleSet
 
-__all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "split_partitions"]
+__all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "backend_spec",
+           "split_partitions"]
 
 #: Rows per partition when ``n_partitions="auto"`` (seed 002 used 8 or 16 rows;
 #: pyrulelearn's reference figures use 16-row batches).
@@ -108,6 +110,31 @@ def split_partitions(y: np.ndarray, n_partitions: int, rng: np.random.RandomStat
             part.append(piece)
     parts = [np.sort(np.concatenate(p)) for p in chunks]
     return [p for p in parts if len(p)]
+
+
+def backend_spec(backend: Any) -> tuple[str, dict]:
+    """Return ``(name, options)`` for an estimator's ``backend`` parameter.
+
+    ``backend`` is a backend name (``"auto"``, ``"rc2"``...) or a pair
+    ``(name, options)`` whose options go to the backend's constructor, e.g.
+    ``("wcnf", {"command": ["open-wbo"]})`` for an external MaxSAT solver.
+
+    Examples
+    --------
+    >>> backend_spec("rc2")
+    ('rc2', {})
+    >>> backend_spec(("wcnf", {"command": ["uwrmaxsat", "-m"]}))
+    ('wcnf', {'command': ['uwrmaxsat', '-m']})
+    """
+    if isinstance(backend, str):
+        return backend, {}
+    if isinstance(backend, (tuple, list)) and len(backend) == 2 and \
+            isinstance(backend[0], str) and isinstance(backend[1], Mapping):
+        if backend[0] == "auto" and backend[1]:
+            raise ValueError("backend options need a named backend, not 'auto'")
+        return backend[0], dict(backend[1])
+    raise ValueError(f"backend must be a backend name, 'auto', or a pair (name, options dict), "
+                     f"got {backend!r}")
 
 
 def _keep_better_hint(model, sol, hint):
@@ -182,8 +209,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             raise ValueError(f"anchor must be 'previous' or 'best', got {self.anchor!r}")
         if self.multi_class not in ("ovr", "error"):
             raise ValueError(f"multi_class must be 'ovr' or 'error', got {self.multi_class!r}")
-        if not isinstance(self.backend, str):
-            raise ValueError(f"backend must be a backend name or 'auto', got {self.backend!r}")
+        backend_spec(self.backend)
 
     def _n_partitions(self, n_samples: int, n_columns: int) -> int:
         if self.partition_size is not None:
@@ -317,14 +343,15 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                 enc = self._encode_partition(Xb[part], y[part],
                                              best_prior if anchor_best else prior, rng)
                 hint = self._warm_start(enc, best)
-                sol = solve(enc.model, backend=self.backend, time_limit=self._solve_time(budget),
-                            seed=int(rng.randint(2**31 - 1)), hint=hint)
+                name, options = backend_spec(self.backend)
+                sol = solve(enc.model, backend=name, time_limit=self._solve_time(budget),
+                            seed=int(rng.randint(2**31 - 1)), hint=hint, **options)
                 budget["left"] -= 1
                 if sol.status is Status.FEASIBLE:
                     sol = _keep_better_hint(enc.model, sol, hint)
                 solutions.append(sol)
                 if sol.status is Status.ERROR or sol.status is Status.UNSATISFIABLE:
-                    raise BackendError(f"{sol.backend or self.backend} returned "
+                    raise BackendError(f"{sol.backend or name} returned "
                                        f"{sol.status.value} on a partition: {sol.message}")
                 entry = {"pass": p, "partition": i, "status": sol.status.value,
                          "objective": None}

@@ -59,8 +59,11 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Quantile thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
     symmetry_breaking : bool, default=False
         Order the k rules lexicographically in the first partition (keeps the optimum).
-    backend : str, default="auto"
-        Any name of :func:`satrules.available_backends`, or ``"auto"``.
+    backend : str or (str, dict), default="auto"
+        Any name of :func:`satrules.available_backends`, or ``"auto"``; or a pair
+        ``(name, options)`` passed to that backend, e.g.
+        ``("wcnf", {"command": ["/path/to/open-wbo"]})`` for an external MaxSAT
+        solver or ``("cpsat", {"num_workers": 2})``.
     time_limit : float or None, default=None
         Total seconds for ``fit``, binarization included; each solve gets the time
         left divided by the solves left.  When it runs out, the best rules found so

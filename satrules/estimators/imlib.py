@@ -67,8 +67,11 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         Forbid a binary column twice in one rule.
     symmetry_breaking : bool, default=False
         Sort the slots of each rule in the first partition (same optimum).
-    backend : str, default="auto"
-        Any name of :func:`satrules.available_backends`, or ``"auto"``.
+    backend : str or (str, dict), default="auto"
+        Any name of :func:`satrules.available_backends`, or ``"auto"``; or a pair
+        ``(name, options)`` passed to that backend, e.g.
+        ``("wcnf", {"command": ["/path/to/open-wbo"]})`` for an external MaxSAT
+        solver or ``("cpsat", {"num_workers": 2})``.
     time_limit : float or None, default=None
         Total seconds for ``fit``, binarization included; each solve gets the time
         left divided by the solves left.  When it runs out, the best rules found so
