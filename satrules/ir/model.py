@@ -210,6 +210,12 @@ class Model:
                 offs = np.arange(0, flat.size + 1, max(clauses.shape[1], 1), dtype=np.int64)
                 if clauses.shape[1] == 0:
                     offs = np.zeros(clauses.shape[0] + 1, dtype=np.int64)
+            elif isinstance(clauses, list) and all(type(c) is list for c in clauses):
+                # lists of lists (e.g. PySAT's cardinality encodings): one flat conversion
+                lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+                offs = np.zeros(len(clauses) + 1, dtype=np.int64)
+                np.cumsum(lengths, out=offs[1:])
+                flat = _as_int_array([lit for c in clauses for lit in c], what)
             else:
                 rows = [_as_int_array(c, what).reshape(-1) for c in clauses]
                 lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
