@@ -26,17 +26,17 @@ def _data(n=40, seed=0):
 @needs_rc2_script
 @pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
 def test_external_solver_through_the_estimator(cls):
-    """backend=("wcnf", {"command": [...]}) runs an external solver process and learns the
-    same rules as the in-process RC2 (both prove every partition optimal)."""
+    """backend=("wcnf", {"command": [...]}) runs an external solver process; it proves every
+    partition optimal, with the in-process RC2's optimum on the first partition (later
+    partitions anchor to whichever optimum each engine returned, so they may differ)."""
     X, y = _data()
     ext = cls(partition_size=20, random_state=0,
               backend=("wcnf", {"command": ["rc2.py", "-vv"]})).fit(X, y)
     ref = cls(partition_size=20, random_state=0, backend="rc2").fit(X, y)
     assert {s.backend for s in ext.solutions_} == {"wcnf"}
     assert all(s.status.value == "OPTIMAL" for s in ext.solutions_)
-    assert [s.cost for s in ext.solutions_] == [s.cost for s in ref.solutions_]
-    assert np.array_equal(ext.predict(X), ref.predict(X)) or \
-        ext.best_partition_["objective"] == ref.best_partition_["objective"]
+    assert ext.solutions_[0].cost == ref.solutions_[0].cost
+    assert len(ext.solutions_) == len(ref.solutions_)
 
 
 @needs_rc2_script

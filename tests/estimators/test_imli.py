@@ -38,7 +38,7 @@ def noisy_data(n=60, seed=0):
 def test_example1_any_label_type(backend):
     """Example 1 learns R = NOT x2 for string labels and predicts the training labels."""
     y = np.where(EX1_Y == 1, "pos", "neg")
-    clf = IMLIClassifier(backend=backend).fit(EX1_X, y)
+    clf = IMLIClassifier(n_rules=1, backend=backend).fit(EX1_X, y)
     assert list(clf.classes_) == ["neg", "pos"]
     assert str(clf.rules_) == "IF (x1 != 1)\nTHEN positive"
     assert clf.predict(EX1_X).tolist() == y.tolist()
@@ -194,12 +194,12 @@ def test_real_time_limit_is_honoured(backend):
         clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=backend, random_state=0)
         clf.fit(X, y)
     assert time.monotonic() - start < 2.0 + SLACK
-    status = clf.solution_.status
-    if status is Status.UNKNOWN:   # no solution in time (heavily loaded machine): majority
+    statuses = {s.status for s in clf.solutions_}
+    assert statuses <= {Status.UNKNOWN, Status.FEASIBLE, Status.OPTIMAL}
+    if statuses <= {Status.UNKNOWN}:   # no solution in time (heavily loaded machine)
         assert any("no partition produced" in str(w.message) for w in caught)
         assert len(set(clf.predict(X).tolist())) == 1
     else:
-        assert status in (Status.FEASIBLE, Status.OPTIMAL)
         pred = clf.rules_.evaluate(clf.binarizer_.transform(X))
         assert np.array_equal(clf.predict(X), clf.classes_[pred.astype(int)])
 
@@ -252,7 +252,7 @@ def test_to_text_names_the_classes():
     """to_text() reads IF-THEN-ELSE with the class labels (binary and one-vs-rest)."""
     X = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70], "smoker": ["y", "n", "y", "n", "y", "n"]})
     y = np.array(["low", "low", "low", "high", "high", "high"])
-    clf = IMLIClassifier(backend=ENGINES[0]).fit(X, y)
+    clf = IMLIClassifier(n_rules=1, backend=ENGINES[0]).fit(X, y)
     assert clf.to_text() == "IF (age <= 40)\nTHEN low\nELSE high"
     assert clf.predict(X).tolist() == y.tolist()
 
