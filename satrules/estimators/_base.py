@@ -215,8 +215,25 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         if self.partition_size is not None:
             return max(1, math.ceil(n_samples / self.partition_size))
         if self.n_partitions == "auto":
-            return max(1, math.ceil(n_samples / AUTO_PARTITION_SIZE))
+            return max(1, math.ceil(n_samples / self._auto_rows(n_columns)))
         return min(self.n_partitions, n_samples)
+
+    def _auto_rows(self, n_columns: int) -> int:
+        """Rows per partition for ``n_partitions="auto"``: AUTO_PARTITION_SIZE, fewer when an
+        encoding of that many rows would exceed the size guard (many binary columns)."""
+        rows = AUTO_PARTITION_SIZE
+        while rows > 1 and not self._encoding_fits(rows, n_columns):
+            rows //= 2
+        if not self._encoding_fits(rows, n_columns):
+            raise ValueError(
+                f"even a one-row partition over {n_columns:,} binary columns exceeds the "
+                "encoding size limit; use fewer thresholds (n_thresholds), fewer rules, or "
+                "drop features")
+        return rows
+
+    def _encoding_fits(self, rows: int, n_columns: int) -> bool:
+        """Whether one partition of ``rows`` rows passes the encoder's size guard (subclasses)."""
+        return True
 
     def _solved_per_pass(self, n_parts: int) -> int:
         """Partitions solved in each pass: all of them, or ``max_partitions`` drawn at random."""

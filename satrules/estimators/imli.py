@@ -11,7 +11,13 @@ from __future__ import annotations
 
 import numbers
 
-from satrules.encoders.imli import DEFAULT_MAX_CLAUSES, decode_imli, encode_imli, hint_imli
+from satrules.encoders.imli import (
+    DEFAULT_MAX_CLAUSES,
+    decode_imli,
+    encode_imli,
+    estimate_imli_size,
+    hint_imli,
+)
 from satrules.estimators._base import IncrementalRuleClassifier
 from satrules.rules import RuleSet
 
@@ -190,3 +196,9 @@ class IMLIClassifier(IncrementalRuleClassifier):
 
     def _literal_weight(self) -> float:
         return float(self.feature_weight)
+
+    def _encoding_fits(self, rows: int, n_columns: int) -> bool:
+        if self.max_clauses is None:
+            return True
+        size = estimate_imli_size(rows, n_columns, self.n_rules, rows, self.symmetry_breaking)
+        return size["n_clauses"] <= self.max_clauses

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import numbers
 
-from satrules.encoders.imlib import OBJECTIVES, decode_imlib, encode_imlib, hint_imlib
+from satrules.encoders.imlib import (
+    DEFAULT_MAX_CLAUSES,
+    OBJECTIVES,
+    decode_imlib,
+    encode_imlib,
+    estimate_imlib_size,
+    hint_imlib,
+)
 from satrules.estimators._base import IncrementalRuleClassifier
 from satrules.rules import RuleSet
 
@@ -174,6 +181,11 @@ class IMLIBClassifier(IncrementalRuleClassifier):
 
     def _decode(self, encoding, solution) -> RuleSet:
         return decode_imlib(encoding.layout, solution)
+
+    def _encoding_fits(self, rows: int, n_columns: int) -> bool:
+        size = estimate_imlib_size(rows, n_columns, self.n_rules, self.max_literals_per_rule,
+                                   reduce=bool(self.reduce))
+        return size["n_hard"] <= DEFAULT_MAX_CLAUSES
 
     def _hint_rules(self, encoding, rules: RuleSet):
         # the slots hold at most max_literals_per_rule literals and every rule needs one

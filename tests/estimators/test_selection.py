@@ -151,3 +151,21 @@ def test_max_partitions_caps_the_solves_per_pass():
     assert len(full.solutions_) == 25
     with pytest.raises(ValueError, match="max_partitions"):
         IMLIClassifier(max_partitions=0).fit(X, y)
+
+
+def test_auto_partitions_shrink_so_every_encoding_fits():
+    """Defaults never raise a size error: with many binary columns the automatic partitions
+    get fewer rows so that each encoding passes the size guard (here 10,000 columns)."""
+    from satrules.encoders.imli import estimate_imli_size
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(64, 10_000))
+    y = X[:, 0].copy()
+    clf = IMLIClassifier(n_rules=2, max_clauses=200_000, backend="rc2", max_partitions=2,
+                         n_passes=1, random_state=0).fit(X, y)
+    rows = -(-64 // clf.n_partitions_)
+    assert clf.n_partitions_ > 4   # fewer than 16 rows per partition
+    assert estimate_imli_size(rows, 10_000, 2, rows)["n_clauses"] <= 200_000
+    assert clf.score(X, y) >= max(y.mean(), 1 - y.mean())
+    with pytest.raises(ValueError, match="one-row partition"):
+        IMLIClassifier(max_clauses=10).fit(X[:, :50], y)
