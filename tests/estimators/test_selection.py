@@ -169,3 +169,30 @@ def test_auto_partitions_shrink_so_every_encoding_fits():
     assert clf.score(X, y) >= max(y.mean(), 1 - y.mean())
     with pytest.raises(ValueError, match="one-row partition"):
         IMLIClassifier(max_clauses=10).fit(X[:, :50], y)
+
+
+def test_time_limit_counts_binarization(monkeypatch):
+    """time_limit covers the whole fit: a clock that passes the deadline during binarization
+    means no partition is started, the fit says so and predicts the majority class."""
+    class Clock:
+        now = 0.0
+
+        def monotonic(self):
+            return self.now
+
+    clock = Clock()
+
+    class SlowBinarizer(base.ThresholdBinarizer):
+        def fit_transform(self, X, y=None):
+            clock.now += 100.0   # binarization "takes" 100 s of a 15 s budget
+            return super().fit_transform(X, y)
+
+    monkeypatch.setattr(base, "ThresholdBinarizer", SlowBinarizer)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(48, 3))
+    y = (X[:, 0] > 0.5).astype(int)
+    monkeypatch.setattr(base, "time", clock)
+    with pytest.warns(RuntimeWarning, match="no partition produced a solution"):
+        clf = IMLIClassifier(time_limit=15, partition_size=16, backend="rc2").fit(X, y)
+    assert clf.time_limit_reached_ and clf.solutions_ == [] and clf.fit_history_ == []
+    assert (clf.predict(X) == np.bincount(y).argmax()).all()
