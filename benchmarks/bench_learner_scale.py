@@ -1,0 +1,99 @@
+"""Do the learners' defaults finish?  Fit time of ``IMLIClassifier()`` and ``IMLIBClassifier()``.
+
+Issue #11 asks that any data set up to 20,000 rows x 100 columns fits within 60 s
+on 2 cores with the defaults.  This script fits both learners, with nothing but
+``random_state`` set, on synthetic data of growing size (numeric columns from
+``make_classification`` plus, with ``--messy``, a categorical column and 5 %
+missing values), and records wall time, CPU time of the process, the numbers of
+partitions and solves, and the training accuracy.
+
+Usage::
+
+    python benchmarks/bench_learner_scale.py                  # 1k .. 20k rows x 100 columns
+    python benchmarks/bench_learner_scale.py --rows 20000 --cols 100 --repeat 3
+
+Results: ``benchmarks/results/learner_scale.md`` (+ ``.csv``).  Wall time depends on
+the machine's load; CPU time is the process's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.tables import dict_rows_table, write_csv  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0):
+    """Return a DataFrame ``X`` and labels ``y`` (numeric; optionally a category and NaNs)."""
+    import pandas as pd
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_rows, n_cols, n_informative=min(10, n_cols),
+                               random_state=seed)
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(n_cols)])
+    if messy:
+        rng = np.random.default_rng(seed)
+        frame["f0"] = np.where(X[:, 0] > 0, "high", np.where(X[:, 0] > -1, "mid", "low"))
+        frame = frame.mask(rng.random(frame.shape) < 0.05)
+    return frame, y
+
+
+def fit_one(name: str, X, y, seed: int) -> dict:
+    from satrules import IMLIBClassifier, IMLIClassifier
+
+    est = {"imli": IMLIClassifier, "imlib": IMLIBClassifier}[name](random_state=seed)
+    wall, cpu = time.perf_counter(), time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(X, y)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {"learner": name, "rows": len(y), "cols": X.shape[1], "wall_s": round(wall, 2),
+            "cpu_s": round(cpu, 2), "partitions": est.n_partitions_,
+            "solves": len(est.solutions_), "train_acc": round(est.score(X, y), 4),
+            "literals": est.rules_.n_literals}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", default="1000,5000,20000")
+    parser.add_argument("--cols", default="100")
+    parser.add_argument("--learners", default="imli,imlib")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--messy", action="store_true",
+                        help="a categorical column and 5 %% missing values")
+    parser.add_argument("--out", default=str(RESULTS / "learner_scale"))
+    args = parser.parse_args(argv)
+    rows = []
+    for n_rows in map(int, args.rows.split(",")):
+        for n_cols in map(int, args.cols.split(",")):
+            X, y = make_data(n_rows, n_cols, args.messy)
+            for name in args.learners.split(","):
+                runs = [fit_one(name, X, y, seed) for seed in range(args.repeat)]
+                row = dict(runs[0])
+                for key in ("wall_s", "cpu_s"):
+                    row[key] = float(np.median([r[key] for r in runs]))
+                row["messy"] = args.messy
+                print(row, flush=True)
+                rows.append(row)
+    out = Path(args.out)
+    write_csv(out.with_suffix(".csv"), rows)
+    out.with_suffix(".md").write_text(
+        "# Default learners: fit time by data size\n\n"
+        f"`python benchmarks/bench_learner_scale.py {' '.join(argv or sys.argv[1:])}` "
+        "(medians over --repeat seeds; wall time depends on the machine's load, CPU time is "
+        "the process's own).\n\n" + dict_rows_table(rows) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
