@@ -192,6 +192,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         if rules.kind != "dnf" or rules.n_rules > self.n_rules or any(
                 not 1 <= len(rule) <= self.max_literals_per_rule for rule in rules.rules):
             return None
+        if rules.n_rules < self.n_rules:   # a repeated rule keeps the rule set's meaning
+            rules = RuleSet(list(rules.rules) + [rules.rules[0]] * (self.n_rules - rules.n_rules),
+                            "dnf", rules.n_columns, rules.conditions)
         return hint_imlib(encoding.layout, rules)
 
     def _prior_rules(self, rules: RuleSet) -> RuleSet:
