@@ -239,7 +239,7 @@ def test_decode_rejects_mismatched_layout_and_missing_model(tiny_csv, tmp_path, 
     la, lb = tmp_path / "a.json", tmp_path / "b.json"
     assert main(["encode", str(tiny_csv), "--target", "t", "--method", "imli",
                  "--out", str(a), "--layout", str(la)]) == 0
-    assert main(["encode", str(tiny_csv), "--target", "t", "--method", "imli", "--n-rules", "2",
+    assert main(["encode", str(tiny_csv), "--target", "t", "--method", "imli", "--n-rules", "3",
                  "--out", str(b), "--layout", str(lb)]) == 0
     sol = tmp_path / "s.txt"
     sol.write_text(_external_solve(a)[0])
