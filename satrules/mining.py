@@ -13,6 +13,12 @@ Trees compare ``float32(x) <= threshold`` (scikit-learn casts X to float32);
 :meth:`Candidates.cover` does the same, so covers computed from the intervals equal the
 covers read from ``apply()``.
 
+Missing values (NaN) fail every condition on their feature (``x <= t`` and ``x > t``
+alike).  The ensemble cannot take NaN, so it is grown on a copy with NaN replaced by a
+value below the feature's minimum (a heuristic that only shapes the candidates); the
+rules' covers, classes and accuracies are then computed from the intervals on the data
+with its NaN, so they follow the missing-value semantics exactly.
+
 References
 ----------
 Seed 000, "Learning High Coverage Discriminative Parsimonious Rulesets", §3.1 and §6.1.
@@ -20,11 +26,14 @@ Seed 000, "Learning High Coverage Discriminative Parsimonious Rulesets", §3.1 a
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+
+from satrules.rules import MISSING
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
@@ -82,6 +91,8 @@ class MinedRule:
         name = self.feature_names[feature]
         if feature in self.indicators and (np.isinf(lo) or np.isinf(hi)):
             column, value = self.indicators[feature]
+            if value == MISSING:
+                return f"{column} is {'' if np.isinf(hi) else 'not '}missing"
             # an indicator is 0/1 and trees split it at 0.5: "x > t" means "= value"
             return f"{column} {'=' if np.isinf(hi) else '!='} {value}"
         if np.isinf(lo):
@@ -175,7 +186,8 @@ class Candidates:
     def cover(self, X) -> sp.csr_matrix:
         """Evaluate every rule on ``X``: a bool CSR matrix of shape (n_rules, n_samples).
 
-        ``X`` is rounded to float32 first, exactly as the trees did.  Small problems
+        ``X`` is rounded to float32 first, exactly as the trees did.  A NaN fails every
+        condition on its feature.  Small problems
         (``n_rules * n_samples <= 2**22``) are evaluated densely, feature by feature.  Larger
         ones sort each constrained feature once, so every interval condition is a contiguous
         range of that order (``searchsorted``, vectorised over rules); a rule's cover is read
@@ -186,8 +198,6 @@ class Candidates:
         X = np.asarray(X, dtype=np.float32).astype(np.float64)
         if X.ndim != 2 or X.shape[1] != self.lo.shape[1]:
             raise ValueError(f"X has shape {X.shape}, expected (n_samples, {self.lo.shape[1]})")
-        if np.isnan(X).any():
-            raise ValueError("X contains NaN: a rule's conditions are undefined on it")
         columns = np.ascontiguousarray(X.T)  # one contiguous row per feature
         if len(self) * X.shape[0] <= _DENSE_CELLS:
             return self._cover_dense(columns)
@@ -199,6 +209,7 @@ class Candidates:
         for f in np.flatnonzero(constrained.any(axis=0)):
             rows = np.flatnonzero(constrained[:, f])
             x = columns[f][None, :]
+            # NaN compares False on both sides: a missing value fails the condition
             inside[rows] &= (x > self.lo[rows, f][:, None]) & (x <= self.hi[rows, f][:, None])
         return sp.csr_matrix(inside)
 
@@ -314,6 +325,13 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     n_samples, n_features = X.shape
     if len(classes) < 2:
         raise ValueError(f"rule mining needs at least 2 classes, got {len(classes)}")
+    nan = np.isnan(X)
+    X_raw = X
+    if nan.any():   # grow the trees on NaN -> below the minimum (module notes)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
+            low = np.nan_to_num(np.nanmin(X, axis=0), nan=0.0) - 1.0
+        X = np.where(nan, low[None, :], X)
     model = _ensemble(miner, n_estimators, max_depth, learning_rate, random_state).fit(X, y_index)
     trees = list(np.ravel(model.estimators_))
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
@@ -341,9 +359,20 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     # a duplicate rule's leaves all see the same training samples, so counts of its first leaf
     # are the rule's counts
     rule_counts = counts[rule_nodes]
+    if nan.any():   # covers and counts from the intervals, where NaN fails its conditions
+        covers = Candidates(lo[rule_nodes], hi[rule_nodes], np.zeros(len(rule_nodes)), covers,
+                            np.zeros(len(rule_nodes)), names_of(feature_names, n_features),
+                            classes.tolist()).cover(X_raw)
+        rule_counts = np.column_stack([np.asarray(covers[:, y_index == c].sum(axis=1)).ravel()
+                                       for c in range(n_classes)])
     labels = rule_counts.argmax(axis=1)
-    accuracy = rule_counts[np.arange(len(labels)), labels] / rule_counts.sum(axis=1)
-    names = (list(feature_names) if feature_names is not None
-             else [f"x{j}" for j in range(n_features)])
-    return Candidates(lo[rule_nodes], hi[rule_nodes], labels, covers, accuracy, names,
-                      classes.tolist(), indicators)
+    with np.errstate(invalid="ignore"):   # a rule no row satisfies: NaN, filtered out
+        accuracy = rule_counts[np.arange(len(labels)), labels] / rule_counts.sum(axis=1)
+    return Candidates(lo[rule_nodes], hi[rule_nodes], labels, covers, accuracy,
+                      names_of(feature_names, n_features), classes.tolist(), indicators)
+
+
+def names_of(feature_names, n_features: int) -> list[str]:
+    """Return ``feature_names`` as a list, or ``x0, x1, ...`` when it is None."""
+    return (list(feature_names) if feature_names is not None
+            else [f"x{j}" for j in range(n_features)])

@@ -48,7 +48,7 @@ __all__ = ["Condition", "Literal", "Rule", "RuleSet", "MISSING"]
 #: The category that stands for a missing value (``ThresholdBinarizer(missing="category")``).
 MISSING = "<missing>"
 
-_NEGATED_OP = {"<=": ">", "==": "!="}
+_NEGATED_OP = {"<=": ">", ">": "<=", "==": "!="}
 _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 
 
@@ -80,9 +80,10 @@ class Condition:
     ----------
     feature : str
         Name of the input feature.
-    op : {"<=", "=="}
-        ``"<="`` for an ordinal threshold column, ``"=="`` for a one-hot or
-        binary column.  The negated literal reads ``">"`` / ``"!="``.
+    op : {"<=", ">", "=="}
+        ``"<="`` (or ``">"``) for an ordinal threshold column, ``"=="`` for a
+        one-hot or binary column.  The negated literal reads ``">"`` (``"<="``) /
+        ``"!="``.
     value : object
         The threshold (a number) or the category.
     group : int
@@ -91,12 +92,20 @@ class Condition:
     kind : {"ordinal", "categorical", "binary"}
         How the feature was binarized.  One-hot columns of a ``"categorical"``
         group are mutually exclusive, which :meth:`RuleSet.simplify` uses.
+    nullable : bool, default=False
+        The feature had missing values in training: this threshold column is 0
+        on a missing value, so the *negated* literal holds there and reads
+        ``(age > 40 or age is missing)``.
 
     Examples
     --------
     >>> c = Condition("age", "<=", 41.5, group=0)
     >>> c.describe(), c.describe(negated=True)
     ('age <= 41.5', 'age > 41.5')
+    >>> Condition("age", ">", 40, group=0, nullable=True).describe(negated=True)
+    '(age <= 40 or age is missing)'
+    >>> Condition("age", "==", MISSING, group=0, kind="categorical").describe()
+    'age is missing'
     """
 
     feature: str
@@ -104,10 +113,11 @@ class Condition:
     value: Any
     group: int
     kind: str = "ordinal"
+    nullable: bool = False
 
     def __post_init__(self) -> None:
         if self.op not in _NEGATED_OP:
-            raise ValueError(f"Condition op must be '<=' or '==', got {self.op!r}")
+            raise ValueError(f"Condition op must be '<=', '>' or '==', got {self.op!r}")
         if self.kind not in ("ordinal", "categorical", "binary"):
             raise ValueError(
                 f"Condition kind must be ordinal/categorical/binary, got {self.kind!r}")
@@ -116,26 +126,33 @@ class Condition:
         """Return the readable text of this condition, or of its negation."""
         op = _NEGATED_OP[self.op] if negated else self.op
         value = _plain(self.value)
+        if isinstance(value, str) and value == MISSING and self.op == "==":
+            return f"{self.feature} is {'not ' if negated else ''}missing"
         if isinstance(value, float) and value.is_integer():
             shown = str(int(value)) if abs(value) < 1e15 else repr(value)
         else:
             shown = str(value)
-        return f"{self.feature} {_SHOWN_OP[op]} {shown}"
+        text = f"{self.feature} {_SHOWN_OP[op]} {shown}"
+        if negated and self.nullable and self.op != "==":
+            return f"({text} or {self.feature} is missing)"
+        return text
 
     def holds(self, values: Any) -> np.ndarray:
         """Return where this condition holds on raw feature ``values`` (1-D), as uint8.
 
         Same semantics as :class:`~satrules.binarize.ThresholdBinarizer`: a missing
-        value is never ``<=`` a threshold and only equals the ``"<missing>"`` category;
-        an unseen category equals no value.
+        value is neither ``<=`` nor ``>`` a threshold and only equals the ``"<missing>"``
+        category; an unseen category equals no value.
         """
         values = np.asarray(values)
         miss = missing_mask(values)
-        if self.op == "<=":
+        if self.op in ("<=", ">"):
             numeric = np.full(len(values), np.nan)
             numeric[~miss] = values[~miss].astype(np.float64)
             with np.errstate(invalid="ignore"):
-                return (numeric <= float(self.value)).astype(np.uint8)
+                held = numeric <= float(self.value) if self.op == "<=" else \
+                    numeric > float(self.value)
+            return held.astype(np.uint8)
         if isinstance(self.value, str) and self.value == MISSING:
             return miss.astype(np.uint8)
         obj = values.astype(object)
@@ -143,14 +160,17 @@ class Condition:
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict (see :meth:`from_dict`)."""
-        return {"feature": str(self.feature), "op": self.op, "value": _plain(self.value),
+        data = {"feature": str(self.feature), "op": self.op, "value": _plain(self.value),
                 "group": int(self.group), "kind": self.kind}
+        if self.nullable:   # written only when set, so older files read unchanged
+            data["nullable"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Condition:
         """Rebuild a condition written by :meth:`to_dict`."""
         return cls(data["feature"], data["op"], data["value"], int(data["group"]),
-                   data.get("kind", "ordinal"))
+                   data.get("kind", "ordinal"), bool(data.get("nullable", False)))
 
 
 @dataclass(frozen=True, order=True)

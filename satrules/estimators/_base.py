@@ -64,7 +64,8 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 
 from satrules._progress import progress
 from satrules.backends.registry import solve
-from satrules.binarize import ThresholdBinarizer
+from satrules.binarize import ThresholdBinarizer, duplicate_names
+from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
@@ -115,7 +116,7 @@ def _check_unique_columns(X: Any) -> None:
     """Refuse a DataFrame with duplicate column names, naming them."""
     if hasattr(X, "columns"):
         names = [str(c) for c in X.columns]
-        dups = sorted({n for n in names if names.count(n) > 1})
+        dups = duplicate_names(names)   # linear: names.count was O(n_columns**2)
         if dups:
             raise ValueError(f"duplicate column names: {dups}")
 
@@ -180,6 +181,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         self._check_params()
         _check_unique_columns(X)
         X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
+        check_label_types(y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -286,5 +288,5 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = True   # missing values are a category (binarize.py)
         return tags
