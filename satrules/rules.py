@@ -261,6 +261,9 @@ class RuleSet:
     conditions : sequence of Condition, optional
         One per column (the binarizer's ``conditions_``): readable names and the
         threshold / one-hot structure used by :meth:`simplify`.
+    label : str, optional
+        The class the rule set predicts when it holds (the estimators set it), named by
+        :meth:`to_text`; without it the text says ``THEN positive``.
 
     Examples
     --------
@@ -278,7 +281,8 @@ class RuleSet:
     """
 
     def __init__(self, rules: Iterable[Rule | Iterable[Literal]], kind: str = "dnf",
-                 n_columns: int = 0, conditions: Sequence[Condition] | None = None) -> None:
+                 n_columns: int = 0, conditions: Sequence[Condition] | None = None,
+                 label: str | None = None) -> None:
         if kind not in ("dnf", "cnf"):
             raise ValueError(f"RuleSet kind must be 'dnf' or 'cnf', got {kind!r}")
         self.rules = tuple(r if isinstance(r, Rule) else Rule(tuple(r)) for r in rules)
@@ -289,6 +293,7 @@ class RuleSet:
             if len(conditions) != self.n_columns:
                 raise ValueError(f"{len(conditions)} conditions for {self.n_columns} columns")
         self.conditions = conditions
+        self.label = None if label is None else str(label)
         for rule in self.rules:
             for lit in rule.literals:
                 if lit.column >= self.n_columns:
@@ -385,7 +390,19 @@ class RuleSet:
     def named(self, conditions: Sequence[Condition] | None) -> RuleSet:
         """Return the same rules with ``conditions`` attached (for readable text)."""
         return RuleSet(self.rules, kind=self.kind, n_columns=self.n_columns,
-                       conditions=conditions)
+                       conditions=conditions, label=self.label)
+
+    def labelled(self, label: Any) -> RuleSet:
+        """Return the same rules naming ``label`` as the class they predict (see :meth:`to_text`).
+
+        Examples
+        --------
+        >>> print(RuleSet([[Literal(0)]], "dnf", 1).labelled("malignant"))
+        IF (x0)
+        THEN malignant
+        """
+        return RuleSet(self.rules, kind=self.kind, n_columns=self.n_columns,
+                       conditions=self.conditions, label=label)
 
     def simplify(self, remove_rules: bool = True) -> RuleSet:
         """Return a logically equivalent, smaller rule set (ALGORITHMS.md §2.7, §3.8).
@@ -419,15 +436,17 @@ class RuleSet:
         """
         rules = [self._simplify_rule(rule) for rule in self.rules]
         if not remove_rules:
-            return RuleSet([r for r, _ in rules], self.kind, self.n_columns, self.conditions)
+            return RuleSet([r for r, _ in rules], self.kind, self.n_columns, self.conditions,
+                           self.label)
         kept: list[Rule] = []
         for rule, trivial in rules:
             if trivial:  # term always false (DNF) / clause always true (CNF): no effect
                 continue
             if len(rule) == 0:  # term always true / clause always false: decides everything
-                return RuleSet([rule], self.kind, self.n_columns, self.conditions)
+                return RuleSet([rule], self.kind, self.n_columns, self.conditions, self.label)
             kept.append(rule)
-        return RuleSet(_drop_subsumed(kept), self.kind, self.n_columns, self.conditions)
+        return RuleSet(_drop_subsumed(kept), self.kind, self.n_columns, self.conditions,
+                       self.label)
 
     def _simplify_rule(self, rule: Rule) -> tuple[Rule, bool]:
         """Return (pruned rule, whether it is trivial: a false term / a true clause)."""
@@ -484,8 +503,14 @@ class RuleSet:
         return drop, trivial
 
     # ----------------------------------------------------------------- text / io
-    def to_text(self, positive: str = "positive") -> str:
-        """Return readable IF-THEN text; ``positive`` names what the rule set predicts."""
+    def to_text(self, positive: str | None = None) -> str:
+        """Return readable IF-THEN text; ``positive`` names what the rule set predicts.
+
+        ``positive=None`` (default) uses the rule set's :attr:`label` (the class an
+        estimator's rule set predicts), or ``"positive"`` for a bare rule set.
+        """
+        if positive is None:
+            positive = "positive" if self.label is None else self.label
         joiner, outer = (" AND ", "\nOR ") if self.kind == "dnf" else (" OR ", "\nAND ")
         parts = ["(" + joiner.join(lit.describe(self.conditions) for lit in rule) + ")"
                  if len(rule) else ("(TRUE)" if self.kind == "dnf" else "(FALSE)")
@@ -518,6 +543,7 @@ class RuleSet:
             "rules": [[[lit.column, lit.negated] for lit in rule] for rule in self.rules],
             "conditions": None if self.conditions is None
             else [c.to_dict() for c in self.conditions],
+            **({} if self.label is None else {"label": self.label}),
         }
 
     @classmethod
@@ -528,6 +554,7 @@ class RuleSet:
             [Rule(tuple(Literal(int(c), bool(n)) for c, n in rule)) for rule in data["rules"]],
             kind=data["kind"], n_columns=int(data["n_columns"]),
             conditions=None if conds is None else [Condition.from_dict(c) for c in conds],
+            label=data.get("label"),
         )
 
     def save(self, path: Any) -> Any:

@@ -230,3 +230,58 @@ def test_short_integer_thresholds_are_kept():
     X = np.array([[25], [40], [61], [33], [18], [90]])
     tb = ThresholdBinarizer(n_thresholds=2).fit(X)
     assert tb.get_feature_names_out().tolist() == ["x0 <= 25", "x0 <= 40"]
+
+
+# ---------------------------------------------------------------- rule text names the class
+def test_rule_sets_name_the_class_they_predict():
+    """print(clf.rules_) says THEN <class> (binary and one-vs-rest), and the label survives
+    to_dict/from_dict; a bare rule set still says THEN positive."""
+    X, y = passengers()
+    clf = fit_quiet(IMLIClassifier(backend=BACKEND, n_thresholds=3, random_state=0), X, y)
+    assert str(clf.rules_).endswith("\nTHEN yes")
+    assert RuleSet.from_dict(clf.rules_.to_dict()).to_text().endswith("\nTHEN yes")
+    y3 = np.where(X["pclass"].isna(), "unknown", np.where(X["sex"] == "male", "m", "f"))
+    ovr = fit_quiet(IMLIClassifier(backend=BACKEND, n_thresholds=3, random_state=0), X, y3)
+    assert {c: str(r).rsplit("THEN ", 1)[1] for c, r in ovr.rules_.items()} == \
+        {c: c for c in ovr.classes_}
+    assert str(RuleSet([[Literal(0)]], "dnf", 1)).endswith("THEN positive")
+
+
+# ---------------------------------------------------------------- CLI
+@pytest.mark.parametrize("method", ["imli", "cdpr-gra"])
+def test_cli_learn_and_predict_messy_csv(method, tmp_path, capsys):
+    """satrules learn/predict on a CSV with empty cells, an ID column, an unseen category and
+    an extra column at predict; a string in a numeric column at predict is a clear error."""
+    from satrules.cli import main
+
+    X, y = passengers(150)
+    X["survived"] = y
+    train = tmp_path / "train.csv"
+    X.to_csv(train, index=False)
+    rules = tmp_path / "rules.json"
+    extra = ["--backend", BACKEND, "--n-rules", "1"] if method == "imli" else \
+        ["--gamma", "3", "--n-estimators", "5"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        assert main(["learn", str(train), "--target", "survived", "--method", method, *extra,
+                     "--out", str(rules)]) == 0
+    test = X.copy()
+    test["pclass"] = test["pclass"].astype(object)
+    test.loc[:10, "pclass"] = "crew"
+    test["note"] = "hello"
+    test_csv = tmp_path / "test.csv"
+    test.to_csv(test_csv, index=False)
+    preds = tmp_path / "pred.csv"
+    capsys.readouterr()
+    assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) == 0
+    assert len(pd.read_csv(preds)) == len(test)
+    assert "ignoring column(s) not seen in training: ['note']" in capsys.readouterr().err
+    test["age"] = test["age"].astype(object)
+    test.loc[3, "age"] = "forty"
+    test.to_csv(test_csv, index=False)
+    assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) != 0
+    assert "'age' was numeric in fit" in capsys.readouterr().err
+    assert main(["predict", str(rules), str(tmp_path / "train.csv"), "--out", str(preds)]) == 0
+    test.drop(columns=["sex"]).to_csv(test_csv, index=False)
+    assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) != 0
+    assert "lacks column(s) the rules were trained on: ['sex']" in capsys.readouterr().err

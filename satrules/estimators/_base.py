@@ -203,10 +203,10 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         fitted, solutions = {}, {}
         for c in targets:
             fitted[c], solutions[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng, budget)
-        if len(self.classes_) == 2:
-            self.rules_, self.solutions_ = fitted[1], solutions[1]
+        if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
+            self.rules_, self.solutions_ = fitted[1].labelled(self.classes_[1]), solutions[1]
         else:
-            self.rules_ = {self.classes_[c]: fitted[c] for c in targets}
+            self.rules_ = {self.classes_[c]: fitted[c].labelled(self.classes_[c]) for c in targets}
             self.solutions_ = {self.classes_[c]: solutions[c] for c in targets}
         self.solution_ = solutions[targets[-1]][-1] if solutions[targets[-1]] else None
         return self
