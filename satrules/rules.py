@@ -485,6 +485,9 @@ class RuleSet:
                 keep_gt = min(gt, key=value) if gt else None
                 trivial = bool(le and gt and value(keep_gt) <= value(keep_le))
             drop |= {lit for lit in ordinal if lit is not keep_le and lit is not keep_gt}
+        drop_missing, trivial_missing = self._prune_missing(members, conjunctive)
+        drop |= drop_missing
+        trivial = trivial or trivial_missing
         if onehot:
             eq = [lit for lit in onehot if not lit.negated]   # x == v
             ne = [lit for lit in onehot if lit.negated]       # x != v
@@ -501,6 +504,30 @@ class RuleSet:
                 elif ne:                  # x == b implies x != a, so (x == b) is absorbed
                     drop |= {lit for lit in eq if conds[lit.column].value not in ne_vals}
         return drop, trivial
+
+    def _prune_missing(self, members: list[Literal], conjunctive: bool) -> tuple[set, bool]:
+        """Prune an ``x is missing`` literal implied or contradicted by a threshold literal.
+
+        A threshold column of a nullable feature is 0 on a missing value, so a positive
+        threshold literal implies ``x is not missing`` and its negation holds when ``x`` is
+        missing.  In a DNF term (AND): a positive threshold literal makes ``x is not
+        missing`` redundant and ``x is missing`` impossible.  In a CNF clause (OR): a
+        negated threshold literal absorbs ``x is missing`` and makes ``x is not missing``
+        a tautology.
+        """
+        conds = self.conditions
+        missing = [lit for lit in members if conds[lit.column].op == "==" and
+                   isinstance(conds[lit.column].value, str) and
+                   conds[lit.column].value == MISSING]
+        nullable = [lit for lit in members if conds[lit.column].op != "==" and
+                    conds[lit.column].nullable]
+        if not missing or not nullable:
+            return set(), False
+        if conjunctive and any(not lit.negated for lit in nullable):
+            return {lit for lit in missing if lit.negated}, any(not m.negated for m in missing)
+        if not conjunctive and any(lit.negated for lit in nullable):
+            return {lit for lit in missing if not lit.negated}, any(m.negated for m in missing)
+        return set(), False
 
     # ----------------------------------------------------------------- text / io
     def to_text(self, positive: str | None = None) -> str:

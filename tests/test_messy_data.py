@@ -285,3 +285,23 @@ def test_cli_learn_and_predict_messy_csv(method, tmp_path, capsys):
     test.drop(columns=["sex"]).to_csv(test_csv, index=False)
     assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) != 0
     assert "lacks column(s) the rules were trained on: ['sex']" in capsys.readouterr().err
+
+
+def test_simplify_drops_missing_literals_implied_by_thresholds():
+    """'age is not missing AND age <= t' simplifies to 'age <= t' (a threshold is false on a
+    missing value); 'age is missing AND age <= t' is impossible; CNF duals likewise; the
+    simplified rules evaluate like the originals on the binarized data."""
+    X = pd.DataFrame({"age": [20.0, 30, np.nan, 50, 60, 70, np.nan, 25]})
+    tb = ThresholdBinarizer(n_thresholds=2).fit(X)
+    names = tb.get_feature_names_out().tolist()
+    le, miss = names.index("age <= 25"), names.index("age is missing")
+    Xb = tb.transform(X)
+    n = len(names)
+    dnf = RuleSet([[Literal(miss, True), Literal(le)], [Literal(miss), Literal(le)]], "dnf", n,
+                  tb.conditions_)
+    assert dnf.simplify().to_text() == "IF (age <= 25)\nTHEN positive"
+    cnf = RuleSet([[Literal(miss), Literal(le, True)], [Literal(miss, True), Literal(le, True)]],
+                  "cnf", n, tb.conditions_)
+    assert cnf.simplify().to_text() == "IF ((age > 25 or age is missing))\nTHEN positive"
+    for rs in (dnf, cnf):
+        assert np.array_equal(rs.simplify().evaluate(Xb), rs.evaluate(Xb))
