@@ -11,7 +11,9 @@ multi-class: the trees of every class) and random forests are supported.
 
 Trees compare ``float32(x) <= threshold`` (scikit-learn casts X to float32);
 :meth:`Candidates.cover` does the same, so covers computed from the intervals equal the
-covers read from ``apply()``.
+covers read from ``apply()``.  Each threshold is stored as the shortest decimal that
+compares alike with every float32 value (:func:`_shorten_bounds`), so a rule prints the
+numbers it evaluates.
 
 Missing values (NaN) fail every condition on their feature (``x <= t`` and ``x > t``
 alike).  The ensemble cannot take NaN, so it is grown on a copy with NaN replaced by a
@@ -33,6 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
+from satrules.binarize import short_threshold
 from satrules.rules import MISSING
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
@@ -41,7 +44,33 @@ _DENSE_CELLS = 1 << 22  # Candidates.cover evaluates densely up to this many rul
 
 
 def _fmt(value: float) -> str:
-    return f"{float(value):.6g}"
+    # bounds are short decimals already (_shorten_bounds): print them exactly
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+def _shorten_bounds(lo: np.ndarray, hi: np.ndarray) -> None:
+    """Replace every split threshold, in place, by the shortest decimal that splits alike.
+
+    Inputs are compared as ``float32(x) <= t``.  With ``f`` the largest float32 ``<= t``
+    and ``g`` the next float32, every ``d`` in ``[f, g)`` gives ``float32(x) <= d`` exactly
+    when ``float32(x) <= t``, for **every** input, so the shortest such decimal prints
+    briefly (``48.70833``, not ``48.708332061767578``) and the printed rule is the
+    evaluated rule, on training and new data alike.
+    """
+    bounds = np.concatenate([lo.ravel(), hi.ravel()])
+    cuts = np.unique(bounds[np.isfinite(bounds)])
+    if not cuts.size:
+        return
+    low = cuts.astype(np.float32)
+    low = np.where(low.astype(np.float64) > cuts, np.nextafter(low, np.float32(-np.inf)), low)
+    high = np.nextafter(low, np.float32(np.inf))
+    short = np.array([short_threshold(float(a), float(b))
+                      for a, b in zip(low.astype(np.float64), high.astype(np.float64),
+                                      strict=True)])
+    for arr in (lo, hi):
+        finite = np.isfinite(arr)
+        arr[finite] = short[np.searchsorted(cuts, arr[finite])]
 
 
 @dataclass(frozen=True)
@@ -335,6 +364,7 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     model = _ensemble(miner, n_estimators, max_depth, learning_rate, random_state).fit(X, y_index)
     trees = list(np.ravel(model.estimators_))
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
+    _shorten_bounds(lo, hi)
     # leaf of every sample in every tree, as global node ids (tree order = estimators_ ravel order)
     leaves = model.apply(X).reshape(n_samples, -1).astype(np.int64) + offsets[:-1][None, :]
     n_classes = len(classes)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +11,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer, load_iris
 
 from satrules import mining
-from satrules.mining import Candidates, MinedRule, mine_rules
+from satrules.mining import Candidates, MinedRule, _shorten_bounds, mine_rules
 
 
 def _path_conditions(tree, n_features):
@@ -40,8 +42,8 @@ def cancer():
 
 @pytest.mark.parametrize("miner", ["gbdt", "rf"])
 def test_rules_are_the_leaf_paths_without_duplicates(cancer, miner):
-    """Every rule is one leaf path (merged intervals) of the ensemble; every leaf path is a
-    rule; no two rules are equal."""
+    """Every rule is one leaf path (merged intervals, thresholds as mining._shorten_bounds
+    stores them) of the ensemble; every leaf path is a rule; no two rules are equal."""
     X, y = cancer
     cands = mine_rules(X, y, miner=miner, n_estimators=8, max_depth=3, random_state=0)
     got = {tuple(np.r_[lo, hi]) for lo, hi in zip(cands.lo, cands.hi, strict=True)}
@@ -49,8 +51,11 @@ def test_rules_are_the_leaf_paths_without_duplicates(cancer, miner):
     from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
     cls = GradientBoostingClassifier if miner == "gbdt" else RandomForestClassifier
     model = cls(n_estimators=8, max_depth=3, random_state=0).fit(X, y)
-    want = {tuple(np.r_[lo, hi]) for tree in np.ravel(model.estimators_)
-            for _, lo, hi in _path_conditions(tree, X.shape[1])}
+    paths = [(lo, hi) for tree in np.ravel(model.estimators_)
+             for _, lo, hi in _path_conditions(tree, X.shape[1])]
+    lo, hi = np.array([p[0] for p in paths]), np.array([p[1] for p in paths])
+    _shorten_bounds(lo, hi)
+    want = {tuple(np.r_[a, b]) for a, b in zip(lo, hi, strict=True)}
     assert got == want
 
 
@@ -95,7 +100,9 @@ def test_interval_cover_equals_tree_cover_on_new_data(cancer, monkeypatch, dense
     leaves = model.apply(Xnew).reshape(len(Xnew), -1).astype(int)
     for k, tree in enumerate(trees):
         for leaf, lo, hi in _path_conditions(tree, X.shape[1]):
-            key = tuple(np.r_[lo, hi])
+            lo, hi = lo[None, :].copy(), hi[None, :].copy()
+            _shorten_bounds(lo, hi)   # the thresholds as mine_rules stores them
+            key = tuple(np.r_[lo[0], hi[0]])
             if key in index:
                 want[index[key], leaves[:, k] == leaf] = True
     assert np.array_equal(cands.cover(Xnew).toarray(), want)
@@ -168,6 +175,29 @@ def test_string_labels_and_feature_names():
                        feature_names=["size"])
     assert str(cands) == "IF size <= 2.5 THEN b\nIF size > 2.5 THEN m"
     assert isinstance(cands.subset([1]), Candidates)
+
+
+def test_thresholds_print_short_and_compare_like_the_trees():
+    """A stored threshold is a short decimal (at most 9 significant digits) that every
+    float32 input compares with exactly as with the tree's own threshold, and the text
+    prints that stored number."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 3)) / 7
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    cands = mine_rules(X, y, n_estimators=5, max_depth=3, random_state=0)
+    from sklearn.ensemble import GradientBoostingClassifier
+    model = GradientBoostingClassifier(n_estimators=5, max_depth=3, random_state=0).fit(X, y)
+    tree_cuts = np.unique(np.concatenate([t.tree_.threshold[t.tree_.children_left >= 0]
+                                          for t in np.ravel(model.estimators_)]))
+    stored = np.unique(np.r_[cands.lo[np.isfinite(cands.lo)], cands.hi[np.isfinite(cands.hi)]])
+    assert len(stored) == len(tree_cuts)
+    probe = np.unique(np.r_[X.ravel(), tree_cuts]).astype(np.float32).astype(np.float64)
+    probe = np.unique(np.r_[probe, np.nextafter(probe.astype(np.float32), np.float32(np.inf))])
+    for t, d in zip(tree_cuts, stored, strict=True):
+        assert np.array_equal(probe <= t, probe <= d)
+        assert len(Decimal(repr(float(d))).normalize().as_tuple().digits) <= 9   # float32
+    text = str(cands)
+    assert all(f"{float(d)!r}" in text for d in stored[:5] if not float(d).is_integer())
 
 
 def test_bad_arguments_raise():
