@@ -11,9 +11,9 @@ multi-class: the trees of every class) and random forests are supported.
 
 Trees compare ``float32(x) <= threshold`` (scikit-learn casts X to float32);
 :meth:`Candidates.cover` does the same, so covers computed from the intervals equal the
-covers read from ``apply()``.  Each threshold is stored as the shortest decimal that
-compares alike with every float32 value (:func:`_shorten_bounds`), so a rule prints the
-numbers it evaluates.
+covers read from ``apply()`` on the training data.  Each threshold is stored rounded to the
+fewest digits that still split the training data as the tree did (:func:`_shorten_bounds`),
+so a rule prints the numbers it evaluates.
 
 Missing values (NaN) fail every condition on their feature (``x <= t`` and ``x > t``
 alike).  The ensemble cannot take NaN, so it is grown on a copy with NaN replaced by a
@@ -35,7 +35,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
-from satrules.binarize import short_threshold
 from satrules.rules import MISSING
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
@@ -49,28 +48,45 @@ def _fmt(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
-def _shorten_bounds(lo: np.ndarray, hi: np.ndarray) -> None:
-    """Replace every split threshold, in place, by the shortest decimal that splits alike.
+def _shorten_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
+    """Replace every split threshold, in place, by a short decimal that splits ``X`` alike.
 
-    Inputs are compared as ``float32(x) <= t``.  With ``f`` the largest float32 ``<= t``
-    and ``g`` the next float32, every ``d`` in ``[f, g)`` gives ``float32(x) <= d`` exactly
-    when ``float32(x) <= t``, for **every** input, so the shortest such decimal prints
-    briefly (``48.70833``, not ``48.708332061767578``) and the printed rule is the
-    evaluated rule, on training and new data alike.
+    A tree threshold ``t`` (a midpoint such as ``48.708333``) sends ``float32(x) <= t``
+    left.  With ``a`` the largest training value ``<= t`` and ``b`` the next one (as
+    float32, NaN ignored), any ``d`` with ``a < d < b`` splits the training rows the same
+    way; ``d`` is ``t`` rounded to the fewest significant digits that stay strictly inside
+    the gap (``48.7``; ``2.5`` stays ``2.5`` between the integers 2 and 3).  So the printed
+    rule is the evaluated rule and the training covers, classes and accuracies are the
+    trees'; only a new value inside a gap between two neighbouring training values
+    can fall on the other side of ``d`` than of ``t``.
     """
-    bounds = np.concatenate([lo.ravel(), hi.ravel()])
-    cuts = np.unique(bounds[np.isfinite(bounds)])
-    if not cuts.size:
-        return
-    low = cuts.astype(np.float32)
-    low = np.where(low.astype(np.float64) > cuts, np.nextafter(low, np.float32(-np.inf)), low)
-    high = np.nextafter(low, np.float32(np.inf))
-    short = np.array([short_threshold(float(a), float(b))
-                      for a, b in zip(low.astype(np.float64), high.astype(np.float64),
-                                      strict=True)])
-    for arr in (lo, hi):
-        finite = np.isfinite(arr)
-        arr[finite] = short[np.searchsorted(cuts, arr[finite])]
+    values32 = X.astype(np.float32).astype(np.float64)
+    for f in range(X.shape[1]):
+        col = values32[:, f]
+        distinct = np.unique(col[~np.isnan(col)])
+        bounds = np.concatenate([lo[:, f], hi[:, f]])
+        cuts = np.unique(bounds[np.isfinite(bounds)])
+        if not cuts.size:
+            continue
+        pos = np.searchsorted(distinct, cuts, side="right")
+        below = np.where(pos > 0, distinct[np.maximum(pos - 1, 0)], -np.inf) \
+            if distinct.size else np.full(cuts.shape, -np.inf)
+        above = np.where(pos < len(distinct), distinct[np.minimum(pos, len(distinct) - 1)],
+                         np.inf) if distinct.size else np.full(cuts.shape, np.inf)
+        short = np.array([_round_inside(float(t), float(a), float(b))
+                          for t, a, b in zip(cuts, below, above, strict=True)])
+        for arr in (lo, hi):
+            finite = np.isfinite(arr[:, f])
+            arr[finite, f] = short[np.searchsorted(cuts, arr[finite, f])]
+
+
+def _round_inside(t: float, below: float, above: float) -> float:
+    """Return ``t`` rounded to the fewest significant digits strictly between the bounds."""
+    for sig in range(1, 18):
+        d = float(f"{t:.{sig}g}")
+        if below < d < above:
+            return d
+    return t
 
 
 @dataclass(frozen=True)
@@ -364,7 +380,7 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     model = _ensemble(miner, n_estimators, max_depth, learning_rate, random_state).fit(X, y_index)
     trees = list(np.ravel(model.estimators_))
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
-    _shorten_bounds(lo, hi)
+    _shorten_bounds(lo, hi, X_raw)
     # leaf of every sample in every tree, as global node ids (tree order = estimators_ ravel order)
     leaves = model.apply(X).reshape(n_samples, -1).astype(np.int64) + offsets[:-1][None, :]
     n_classes = len(classes)
