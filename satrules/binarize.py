@@ -470,14 +470,23 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         n_samples = len(cols[0])
         out = np.zeros((n_samples, len(self.conditions_)), dtype=np.uint8)
         start = 0
+        unexpected = []
         for col, name, (kind, values, with_missing) in zip(cols, self._names, self._specs,
                                                            strict=True):
             if kind in ("constant", "dropped"):
                 continue
             col, miss = self._clean(col, name)
+            if kind == "ordinal" and not with_missing and miss.any():
+                unexpected.append(name)
             block = self._transform_feature(col, miss, kind, values, with_missing, name)
             out[:, start:start + block.shape[1]] = block
             start += block.shape[1]
+        if unexpected:
+            warnings.warn(
+                f"missing values in numeric feature(s) {unexpected} that had none in fit: "
+                "every 'x <= t' is false there, so each 'x > t' literal holds (read as above "
+                "every threshold); fit on data with missing values to get 'x is missing'",
+                UserWarning, stacklevel=2)
         return out
 
     @staticmethod

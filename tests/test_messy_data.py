@@ -305,3 +305,12 @@ def test_simplify_drops_missing_literals_implied_by_thresholds():
     assert cnf.simplify().to_text() == "IF ((age > 25 or age is missing))\nTHEN positive"
     for rs in (dnf, cnf):
         assert np.array_equal(rs.simplify().evaluate(Xb), rs.evaluate(Xb))
+
+
+def test_missing_at_predict_in_a_feature_complete_in_fit_warns():
+    """A numeric feature with no missing values in fit has no 'x > t' column, so a missing
+    value at transform reads as above every threshold; transform says so in a warning."""
+    tb = ThresholdBinarizer(n_thresholds=2).fit(pd.DataFrame({"age": [20.0, 30, 50, 60, 70]}))
+    with pytest.warns(UserWarning, match=r"numeric feature\(s\) \['age'\] that had none in fit"):
+        row = tb.transform(pd.DataFrame({"age": [np.nan]}))[0]
+    assert row.tolist() == [0, 0]
