@@ -13,22 +13,32 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   ``x > t``).  Thresholds are the sorted distinct values without the maximum
   when there are at most ``n_thresholds + 1`` of them, otherwise the quantiles
   at ``i / (n_thresholds + 1)``, ``i = 1..n_thresholds``, without duplicates and
-  without values ``>=`` the maximum (those columns would be constant), as in
-  pyrulelearn's ``_discretize`` -- except that quantiles are taken with
-  ``method="lower"`` (always an observed value, so conditions read ``age <= 41``,
-  not ``age <= 40.73``).
+  without values ``>=`` the maximum (those columns would be constant; if none is
+  left, the largest value below the maximum), as in pyrulelearn's ``_discretize``
+  -- except that quantiles are taken with ``method="lower"`` (an observed value,
+  so conditions read ``age <= 41``, not ``age <= 40.73``).  A threshold with more
+  than four significant digits is then moved up to the shortest decimal below the
+  next observed value (:func:`short_threshold`): it separates the same training
+  rows, and the number printed is the number stored;
+* **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
+  number): dropped with a warning and listed in ``dropped_features_``.
 
-Missing values (``NaN``, ``None``, ``pd.NA``) raise a ``ValueError`` by default.
-With ``missing="category"`` they become their own category ``"<missing>"``: for a
-categorical or binary feature one more one-hot value, for a numeric feature an
-extra ``x == <missing>`` column (its threshold columns are 0 on missing rows,
-so threshold literals treat a missing value as above every threshold).
-``±inf`` is always an error.
+Missing values (``NaN``, ``None``, ``pd.NA``) are allowed by default
+(``missing="category"``): a categorical or binary feature gets one more one-hot
+value ``<missing>`` (read ``x is missing``); a numeric feature with missing values
+gets an ``x is missing`` column and, for each threshold, both ``x <= t`` and
+``x > t`` columns, both 0 on a missing row -- so the literals ``x <= t`` and
+``x > t`` are both false for a missing value, while their negations (read
+``(x > t or x is missing)``) hold.  A numeric feature without missing values in
+fit has only ``x <= t`` columns: a missing value at transform reads as above every
+threshold (with a warning).  ``missing="error"`` raises a ``ValueError`` instead.
+``±inf`` is always an error.  See docs/messy_data.md.
 
 At ``transform`` time an **unseen category** sets every one-hot column of its
 feature to 0 (so it satisfies every ``x != v`` literal and no ``x == v``
 literal); an unseen value of a binary feature likewise reads ``x != hi``.
-Numbers outside the fitted range fall naturally on one side of every threshold.
+Numbers outside the fitted range fall naturally on one side of every threshold;
+a string in a feature that was numeric in fit is an error naming it.
 
 Examples
 --------
@@ -231,6 +241,8 @@ def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
         probs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
         cuts = np.unique(np.quantile(values, probs, method="lower"))
         cuts = cuts[cuts < distinct[-1]]
+        if not cuts.size:   # every quantile is the maximum ([0, 1, 2, 2, 2]): split below it
+            cuts = distinct[-2:-1]
     above = distinct[np.searchsorted(distinct, cuts, side="right")]
     return np.array([short_threshold(float(t), float(u)) for t, u in zip(cuts, above,
                                                                           strict=True)])

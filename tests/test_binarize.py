@@ -153,3 +153,11 @@ def test_raw_evaluation_matches_transform(seed, n_thresholds):
     tb2 = ThresholdBinarizer(n_thresholds=n_thresholds, missing="category").fit(num_only)
     rs2 = RuleSet([], "dnf", len(tb2.conditions_), tb2.conditions_)
     assert np.array_equal(rs2.binarize(num_only), tb2.transform(num_only))
+
+
+def test_quantiles_all_at_the_maximum_still_give_a_threshold():
+    """[0, 1, 2, 2, 2] with one threshold: the median is the maximum (a constant column),
+    so the threshold falls back to the largest value below it instead of losing the
+    feature (found by hypothesis: 'every feature is constant')."""
+    tb = ThresholdBinarizer(n_thresholds=1).fit(np.array([[0.0], [1], [2], [2], [2]]))
+    assert tb.get_feature_names_out().tolist() == ["x0 <= 1"]
