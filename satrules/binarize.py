@@ -13,22 +13,32 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   ``x > t``).  Thresholds are the sorted distinct values without the maximum
   when there are at most ``n_thresholds + 1`` of them, otherwise the quantiles
   at ``i / (n_thresholds + 1)``, ``i = 1..n_thresholds``, without duplicates and
-  without values ``>=`` the maximum (those columns would be constant), as in
-  pyrulelearn's ``_discretize`` -- except that quantiles are taken with
-  ``method="lower"`` (always an observed value, so conditions read ``age <= 41``,
-  not ``age <= 40.73``).
+  without values ``>=`` the maximum (those columns would be constant; if none is
+  left, the largest value below the maximum), as in pyrulelearn's ``_discretize``
+  -- except that quantiles are taken with ``method="lower"`` (an observed value,
+  so conditions read ``age <= 41``, not ``age <= 40.73``).  A threshold with more
+  than four significant digits is then moved up to the shortest decimal below the
+  next observed value (:func:`short_threshold`): it separates the same training
+  rows, and the number printed is the number stored;
+* **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
+  number): dropped with a warning and listed in ``dropped_features_``.
 
-Missing values (``NaN``, ``None``, ``pd.NA``) raise a ``ValueError`` by default.
-With ``missing="category"`` they become their own category ``"<missing>"``: for a
-categorical or binary feature one more one-hot value, for a numeric feature an
-extra ``x == <missing>`` column (its threshold columns are 0 on missing rows,
-so threshold literals treat a missing value as above every threshold).
-``±inf`` is always an error.
+Missing values (``NaN``, ``None``, ``pd.NA``) are allowed by default
+(``missing="category"``): a categorical or binary feature gets one more one-hot
+value ``<missing>`` (read ``x is missing``); a numeric feature with missing values
+gets an ``x is missing`` column and, for each threshold, both ``x <= t`` and
+``x > t`` columns, both 0 on a missing row -- so the literals ``x <= t`` and
+``x > t`` are both false for a missing value, while their negations (read
+``(x > t or x is missing)``) hold.  A numeric feature without missing values in
+fit has only ``x <= t`` columns: a missing value at transform reads as above every
+threshold (with a warning).  ``missing="error"`` raises a ``ValueError`` instead.
+``±inf`` is always an error.  See docs/messy_data.md.
 
 At ``transform`` time an **unseen category** sets every one-hot column of its
 feature to 0 (so it satisfies every ``x != v`` literal and no ``x == v``
 literal); an unseen value of a binary feature likewise reads ``x != hi``.
-Numbers outside the fitted range fall naturally on one side of every threshold.
+Numbers outside the fitted range fall naturally on one side of every threshold;
+a string in a feature that was numeric in fit is an error naming it.
 
 Examples
 --------
@@ -44,7 +54,11 @@ Examples
 
 from __future__ import annotations
 
+import math
 import numbers
+import warnings
+from collections import Counter
+from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
 import numpy as np
@@ -53,7 +67,15 @@ from sklearn.utils.validation import check_is_fitted
 
 from satrules.rules import MISSING, Condition, missing_mask
 
-__all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING"]
+__all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
+           "inspect_column", "duplicate_names", "numeric_values", "short_threshold"]
+
+#: Column names that are row labels written out by R or pandas, never features.
+ID_COLUMN_NAMES = frozenset({"rownames", "Unnamed: 0"})
+
+#: Share of the non-missing values of a string column that must parse as numbers for the
+#: column to count as "numeric with a few bad values" (an error) rather than categorical.
+NUMERIC_SHARE = 0.9
 
 
 class FeatureTypeError(ValueError, TypeError):
@@ -64,17 +86,21 @@ def _is_frame(X: Any) -> bool:
     return hasattr(X, "columns") and hasattr(X, "iloc")
 
 
+def duplicate_names(names: list[str]) -> list[str]:
+    """Return the sorted names that occur more than once (linear time)."""
+    return sorted(name for name, count in Counter(names).items() if count > 1)
+
+
 def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
     """Return the columns of ``X`` as 1-D arrays, and the DataFrame's column names (or None)."""
     if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
         raise TypeError("sparse input is not supported by ThresholdBinarizer; pass a dense array")
     if _is_frame(X):
         names = [str(c) for c in X.columns]
-        dups = sorted({n for n in names if names.count(n) > 1})
+        dups = duplicate_names(names)
         if dups:
             raise ValueError(f"duplicate column names: {dups}")
-        cols = [X.iloc[:, c].to_numpy() for c in range(X.shape[1])]
-        return cols, names
+        return _frame_columns(X), names
     arr = np.asarray(X)
     if arr.ndim != 2:
         raise ValueError(
@@ -83,43 +109,187 @@ def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
         )
     if np.iscomplexobj(arr):
         raise ValueError("Complex data not supported")
-    return [arr[:, c] for c in range(arr.shape[1])], None
+    return list(arr.T), None
+
+
+def _frame_columns(X: Any) -> list[np.ndarray]:
+    """Return a DataFrame's columns as 1-D arrays, reading plain numeric dtypes in blocks.
+
+    One ``to_numpy`` per numpy dtype instead of one pandas call per column: on a
+    10,000-column frame the per-column calls dominated the binarizer's own work.
+    """
+    dtypes = list(X.dtypes)
+    cols: list[Any] = [None] * len(dtypes)
+    groups: dict[np.dtype, list[int]] = {}
+    for c, dtype in enumerate(dtypes):
+        if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+            groups.setdefault(dtype, []).append(c)
+    for dtype, idx in groups.items():
+        block = X.iloc[:, idx].to_numpy(dtype=dtype)
+        for k, c in enumerate(idx):
+            cols[c] = block[:, k]
+    for c, col in enumerate(cols):
+        if col is None:   # strings, categoricals, extension dtypes: as pandas gives them
+            cols[c] = X.iloc[:, c].to_numpy()
+    return cols
+
+
+def _parse_number(value: Any) -> float | None:
+    """Return ``value`` as a float, or None when it is not a number (nor a numeric string)."""
+    if isinstance(value, bool | np.bool_):
+        return float(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
 
 
 def _as_numeric(values: np.ndarray, name: str) -> np.ndarray | None:
-    """Return ``values`` as float64, or None when they are all strings (a categorical)."""
+    """Return ``values`` (no missing entries) as float64, or None for a categorical column.
+
+    Raises
+    ------
+    FeatureTypeError
+        When at least ``NUMERIC_SHARE`` of the values are numbers (or numeric strings) and
+        the rest are not: a numeric column with a few bad values, named with up to five of
+        them; or when the values are neither numbers nor strings.
+    """
     if values.dtype.kind in "biuf":
         return values.astype(np.float64)
-    if values.dtype.kind in "USO":
-        try:
-            return np.asarray(values, dtype=np.float64)
-        except ValueError:
-            if all(isinstance(v, str) for v in values):
-                return None
-            kinds = sorted({type(v).__name__ for v in values})
-            raise FeatureTypeError(
-                f"column {name!r} mixes value types {kinds}; use numbers or strings only"
-            ) from None
-        except TypeError as exc:
-            raise FeatureTypeError(
-                f"column {name!r} holds non-numeric, non-string values: {exc}"
-            ) from None
-    raise FeatureTypeError(f"column {name!r} has unsupported dtype {values.dtype}")
+    if values.dtype.kind not in "USO":
+        raise FeatureTypeError(f"column {name!r} has unsupported dtype {values.dtype}")
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (ValueError, TypeError):
+        pass
+    # parse each distinct value once (Counter hashes the rows in C), not once per row
+    try:
+        counts = Counter(values.tolist())
+    except TypeError:   # unhashable values (lists, dicts)
+        counts = None
+    if counts is None:
+        kinds = sorted({type(v).__name__ for v in values})
+        raise FeatureTypeError(f"column {name!r} holds non-numeric, non-string values "
+                               f"(types {kinds}); every argument must be a string or a number")
+    parsed = {v: _parse_number(v) for v in counts}
+    others = sorted({type(v).__name__ for v, num in parsed.items()
+                     if num is None and not isinstance(v, str)})
+    if others:
+        raise FeatureTypeError(
+            f"column {name!r} holds non-numeric, non-string values "
+            f"(types {others}); every argument must be a string or a number"
+        )
+    bad = [v for v, num in parsed.items() if num is None]
+    n_numbers = len(values) - sum(counts[v] for v in bad)
+    if n_numbers == 0:
+        return None
+    if n_numbers >= NUMERIC_SHARE * len(values):
+        raise FeatureTypeError(
+            f"column {name!r} is numeric ({n_numbers} of {len(values)} values are numbers) "
+            f"but holds {len(values) - n_numbers} non-numeric value(s): "
+            f"{[str(v) for v in bad[:5]]}{' ...' if len(bad) > 5 else ''}; replace them "
+            f"with numbers or NaN (for a CSV: pandas.read_csv(..., na_values={[str(bad[0])]}))"
+        )
+    if all(isinstance(v, str) for v in values):
+        return None
+    kinds = sorted({type(v).__name__ for v in values})
+    raise FeatureTypeError(
+        f"column {name!r} mixes value types {kinds}; use numbers or strings only"
+    )
 
 
 def _check_finite(numeric: np.ndarray, name: str) -> None:
     if np.isinf(numeric).any():
-        raise ValueError(f"feature {name!r} contains infinity (inf); remove or clip it")
+        raise ValueError(f"infinity (inf) in feature {name!r}; remove or clip it")
+
+
+def short_threshold(t: float, above: float) -> float:
+    """Return a short decimal ``d`` with ``t <= d < above`` (``t`` itself if already short).
+
+    ``t`` is an observed value and ``above`` the next observed value, so ``x <= d`` holds on
+    exactly the same training values as ``x <= t``: the printed threshold and the stored one
+    are the same number and the rule evaluates as it reads.
+    """
+    if not math.isfinite(t):
+        return t
+    exact = Decimal(repr(float(t)))
+    if len(exact.normalize().as_tuple().digits) <= 4:   # 41, 0.5, 12.25: print as observed
+        return float(t)
+    for sig in range(1, 18):
+        step = Decimal(1).scaleb(exact.adjusted() - sig + 1)
+        cand = float(exact.quantize(step, rounding=ROUND_CEILING))
+        if t <= cand < above:
+            return cand
+    return float(t)
 
 
 def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
-    """Return the ascending thresholds of a numeric feature (pyrulelearn ``_discretize``)."""
+    """Return the ascending thresholds of a numeric feature (pyrulelearn ``_discretize``).
+
+    Each threshold is an observed value moved up to the shortest decimal below the next
+    observed value (:func:`short_threshold`), so it prints briefly and separates the same
+    training rows.
+    """
     distinct = np.unique(values)
     if len(distinct) <= n_thresholds + 1:
-        return distinct[:-1]
-    probs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-    cuts = np.unique(np.quantile(values, probs, method="lower"))
-    return cuts[cuts < distinct[-1]]
+        cuts = distinct[:-1]
+    else:
+        probs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+        cuts = np.unique(np.quantile(values, probs, method="lower"))
+        cuts = cuts[cuts < distinct[-1]]
+        if not cuts.size:   # every quantile is the maximum ([0, 1, 2, 2, 2]): split below it
+            cuts = distinct[-2:-1]
+    above = distinct[np.searchsorted(distinct, cuts, side="right")]
+    return np.array([short_threshold(float(t), float(u)) for t, u in zip(cuts, above,
+                                                                          strict=True)])
+
+
+def _level_limit(max_levels: Any, n_present: int) -> int | None:
+    if max_levels is None:
+        return None
+    if isinstance(max_levels, str):   # "auto"
+        return max(10, min(50, n_present // 2))
+    return int(max_levels)
+
+
+def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
+                   categorical: bool = False) -> tuple[str, Any]:
+    """Classify one column: ``("numeric", floats)``, ``("categorical", None)`` or ``("id", why)``.
+
+    ``values`` are the column's non-missing values.  A column is **ID-like** (to be
+    dropped) when it is categorical with more distinct values than the level limit
+    (``max_levels``; ``"auto"``: ``max(10, min(50, n // 2))`` for ``n`` non-missing
+    values, i.e. more than 50 levels or more than half the rows distinct), when it is
+    named ``rownames`` or ``Unnamed: 0`` (row labels from R or pandas), or when it is a
+    numeric column of at least 20 distinct integers, one per row, in increasing or
+    decreasing row order (a row number).  ``max_levels=None`` turns all three off.
+
+    Raises
+    ------
+    FeatureTypeError
+        For a numeric column with a few non-numeric values (see :func:`_as_numeric`).
+    """
+    if max_levels is not None and name in ID_COLUMN_NAMES:
+        return "id", "row labels written by R or pandas, not a feature"
+    numeric = None if categorical and values.dtype.kind not in "biuf" else \
+        _as_numeric(values, name)
+    if categorical or numeric is None:
+        n_levels = len(set(values.tolist()))
+        limit = _level_limit(max_levels, len(values))
+        if limit is not None and n_levels > limit:
+            return "id", (f"{n_levels} distinct values in {len(values)} rows (more than "
+                          f"max_levels={limit}): an identifier, not a category")
+        return "categorical", None
+    if max_levels is not None and len(numeric) >= 20 and np.all(numeric == np.round(numeric)):
+        steps = np.diff(numeric)
+        if (steps > 0).all() or (steps < 0).all():
+            return "id", (f"{len(numeric)} distinct integers in row order: a row number, "
+                          "not a feature")
+    return "numeric", numeric
 
 
 class ThresholdBinarizer(TransformerMixin, BaseEstimator):
@@ -132,16 +302,29 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     categorical_features : "auto" or list of str / int, default="auto"
         Features to one-hot encode.  ``"auto"``: the columns holding strings.
         A list names (or indexes) numeric columns to treat as categorical too.
-    missing : {"error", "category"}, default="error"
-        ``"error"`` raises a ``ValueError`` on missing values; ``"category"``
-        treats a missing value as its own category (see the module notes).
+    missing : {"category", "error"}, default="category"
+        ``"category"``: a missing value is its own category (an ``x is missing``
+        column; see the module notes for what the other literals say about it);
+        ``"error"`` raises a ``ValueError`` on missing values.
+    max_levels : int, "auto" or None, default="auto"
+        A categorical column with more distinct values than this is an identifier
+        (a name, a ticket number) and is dropped with a warning instead of becoming
+        one ``x = v`` column per row.  ``"auto"``: ``max(10, min(50, n // 2))`` for
+        ``n`` non-missing values (more than 50 levels, or more than half the rows
+        distinct, but never fewer than 10 levels kept).  ``None`` keeps every column.
+        Columns named ``rownames`` / ``Unnamed: 0`` and numeric row numbers (at least
+        20 distinct integers in increasing or decreasing row order) are dropped too,
+        unless ``max_levels=None``.
 
     Attributes
     ----------
     conditions_ : list of Condition
         The meaning of each output column.
     feature_kinds_ : dict
-        Input feature name -> ``"constant"``, ``"binary"``, ``"categorical"`` or ``"ordinal"``.
+        Input feature name -> ``"constant"``, ``"binary"``, ``"categorical"``,
+        ``"ordinal"`` or ``"dropped"``.
+    dropped_features_ : dict
+        Input feature name -> why it was dropped as ID-like (empty when none was).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when fitted on a DataFrame.
@@ -161,10 +344,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_thresholds: int = 4, categorical_features: Any = "auto",
-                 missing: str = "error") -> None:
+                 missing: str = "category", max_levels: Any = "auto") -> None:
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
         self.missing = missing
+        self.max_levels = max_levels
 
     # ------------------------------------------------------------------ helpers
     def _check_params(self) -> None:
@@ -172,23 +356,30 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             raise ValueError(f"n_thresholds must be a positive int, got {self.n_thresholds!r}")
         if self.missing not in ("error", "category"):
             raise ValueError(f"missing must be 'error' or 'category', got {self.missing!r}")
+        levels = self.max_levels
+        if not (levels is None or (isinstance(levels, str) and levels == "auto") or
+                (isinstance(levels, numbers.Integral) and not isinstance(levels, bool)
+                 and levels >= 1)):
+            raise ValueError(f"max_levels must be a positive int, 'auto' or None, got "
+                             f"{levels!r}")
 
     def _forced_categorical(self, names: list[str]) -> set[int]:
         spec = self.categorical_features
         if isinstance(spec, str) and spec == "auto":
             return set()
         forced = set()
+        index = {name: i for i, name in enumerate(names)}
         for item in spec:
             if isinstance(item, numbers.Integral) and 0 <= item < len(names):
                 forced.add(int(item))
-            elif str(item) in names:
-                forced.add(names.index(str(item)))
+            elif str(item) in index:
+                forced.add(index[str(item)])
             else:
                 raise ValueError(f"categorical_features: unknown feature {item!r}")
         return forced
 
-    def _clean(self, col: np.ndarray, name: str, fitting: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Return (values with missing entries replaced, missing mask), checking NaN/inf."""
+    def _clean(self, col: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """Return (values, missing mask), refusing missing values when asked and infinity."""
         miss = missing_mask(col)
         if miss.any() and self.missing == "error":
             raise ValueError(
@@ -196,7 +387,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 "use ThresholdBinarizer(missing='category')"
             )
         if col.dtype.kind == "f" and np.isinf(col).any():
-            raise ValueError(f"feature {name!r} contains infinity (inf); remove or clip it")
+            raise ValueError(f"infinity (inf) in feature {name!r}; remove or clip it")
         return col, miss
 
     # ---------------------------------------------------------------------- fit
@@ -221,25 +412,38 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self._specs: list[tuple[str, Any, bool]] = []  # (kind, values, has missing column)
         self.conditions_: list[Condition] = []
         self.feature_kinds_: dict[str, str] = {}
+        self.dropped_features_: dict[str, str] = {}
         for f, (col, name) in enumerate(zip(cols, names, strict=True)):
-            col, miss = self._clean(col, name, fitting=True)
+            col, miss = self._clean(col, name)
             kind, values, with_missing = self._fit_feature(col[~miss], miss.any(), name,
                                                            f in forced)
+            if kind == "dropped":
+                self.dropped_features_[name] = values
+                values = None
             self._specs.append((kind, values, with_missing))
             self.feature_kinds_[name] = kind
             self.conditions_.extend(self._feature_conditions(f, name, kind, values, with_missing))
+        if self.dropped_features_:
+            warnings.warn(
+                "dropped ID-like column(s) (set max_levels=None to keep them): " +
+                "; ".join(f"{name!r}: {why}" for name, why in self.dropped_features_.items()),
+                UserWarning, stacklevel=2)
         if not self.conditions_:
             raise ValueError(
-                "every feature is constant (no column left after binarization); "
+                "every feature is constant or ID-like (no column left after binarization); "
                 "a rule learner needs at least one varying feature"
             )
         return self
 
     def _fit_feature(self, vals: np.ndarray, has_missing: bool, name: str,
                      categorical: bool) -> tuple[str, Any, bool]:
-        numeric = None if categorical and vals.dtype.kind not in "biuf" else \
-            _as_numeric(vals, name)
-        if categorical or numeric is None:
+        if len(vals) == 0:   # every value missing: nothing to tell rows apart
+            return "constant", None, False
+        kind, numeric = inspect_column(vals, name, max_levels=self.max_levels,
+                                       categorical=categorical)
+        if kind == "id":
+            return "dropped", numeric, False
+        if kind == "categorical":
             cats = sorted(set(vals.tolist()), key=lambda v: (str(type(v)), v))
             if has_missing:
                 cats.append(MISSING)
@@ -262,14 +466,19 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     @staticmethod
     def _feature_conditions(f: int, name: str, kind: str, values: Any,
                             with_missing: bool) -> list[Condition]:
-        if kind == "constant":
+        if kind in ("constant", "dropped"):
             return []
         if kind == "binary":
             return [Condition(name, "==", values, f, "binary")]
         if kind == "categorical":
             return [Condition(name, "==", v, f, "categorical") for v in values]
-        conds = [Condition(name, "<=", float(t), f, "ordinal") for t in values]
+        # with missing values, "x <= t" and "x > t" are separate columns, both 0 on a
+        # missing row, so both literals read as they are written (module notes)
+        conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing)
+                 for t in values]
         if with_missing:
+            conds += [Condition(name, ">", float(t), f, "ordinal", nullable=True)
+                      for t in values]
             conds.append(Condition(name, "==", MISSING, f, "categorical"))
         return conds
 
@@ -291,26 +500,38 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 f"{list(fitted_names)}"
             )
         n_samples = len(cols[0])
-        blocks = [np.zeros((n_samples, 0), dtype=np.uint8)]
+        out = np.zeros((n_samples, len(self.conditions_)), dtype=np.uint8)
+        start = 0
+        unexpected = []
         for col, name, (kind, values, with_missing) in zip(cols, self._names, self._specs,
                                                            strict=True):
-            if kind == "constant":
+            if kind in ("constant", "dropped"):
                 continue
-            col, miss = self._clean(col, name, fitting=False)
-            blocks.append(self._transform_feature(col, miss, kind, values, with_missing, name))
-        return np.concatenate(blocks, axis=1)
+            col, miss = self._clean(col, name)
+            if kind == "ordinal" and not with_missing and miss.any():
+                unexpected.append(name)
+            block = self._transform_feature(col, miss, kind, values, with_missing, name)
+            out[:, start:start + block.shape[1]] = block
+            start += block.shape[1]
+        if unexpected:
+            warnings.warn(
+                f"missing values in numeric feature(s) {unexpected} that had none in fit: "
+                "every 'x <= t' is false there, so each 'x > t' literal holds (read as above "
+                "every threshold); fit on data with missing values to get 'x is missing'",
+                UserWarning, stacklevel=2)
+        return out
 
     @staticmethod
     def _transform_feature(col, miss, kind, values, with_missing, name) -> np.ndarray:
         if kind == "ordinal":
             numeric = np.full(len(col), np.nan)
-            numeric[~miss] = _as_numeric(col[~miss], name)
-            _check_finite(numeric[~miss], name)
-            with np.errstate(invalid="ignore"):
-                block = numeric[:, None] <= np.asarray(values, dtype=float)[None, :]
-            if with_missing:
-                block = np.concatenate([block, miss[:, None]], axis=1)
-            return block.astype(np.uint8)
+            numeric[~miss] = numeric_values(col[~miss], name)
+            cuts = np.asarray(values, dtype=float)[None, :]
+            with np.errstate(invalid="ignore"):   # NaN compares False: 0 in both directions
+                parts = [numeric[:, None] <= cuts]
+                if with_missing:
+                    parts += [numeric[:, None] > cuts, miss[:, None]]
+            return np.concatenate(parts, axis=1).astype(np.uint8)
         cats = [values] if kind == "binary" else values
         obj = col.astype(object)
         obj[miss] = MISSING
@@ -323,3 +544,20 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         """Return the readable condition of each output column."""
         check_is_fitted(self, "conditions_")
         return np.asarray([c.describe() for c in self.conditions_], dtype=object)
+
+
+def numeric_values(values: np.ndarray, name: str) -> np.ndarray:
+    """Return the non-missing ``values`` of a feature numeric in fit as floats, or raise."""
+    if values.dtype.kind in "biuf":
+        numeric = values.astype(np.float64)
+    else:
+        try:
+            numeric = np.asarray(values, dtype=np.float64)
+        except (ValueError, TypeError):
+            bad = list(dict.fromkeys(str(v) for v in values if _parse_number(v) is None))
+            raise FeatureTypeError(
+                f"feature {name!r} was numeric in fit but holds non-numeric value(s) "
+                f"{bad[:5]}{' ...' if len(bad) > 5 else ''}; pass numbers (or NaN for missing)"
+            ) from None
+    _check_finite(numeric, name)
+    return numeric

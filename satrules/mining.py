@@ -11,7 +11,15 @@ multi-class: the trees of every class) and random forests are supported.
 
 Trees compare ``float32(x) <= threshold`` (scikit-learn casts X to float32);
 :meth:`Candidates.cover` does the same, so covers computed from the intervals equal the
-covers read from ``apply()``.
+covers read from ``apply()`` on the training data.  Each threshold is stored rounded to the
+fewest digits that still split the training data as the tree did (:func:`_shorten_bounds`),
+so a rule prints the numbers it evaluates.
+
+Missing values (NaN) fail every condition on their feature (``x <= t`` and ``x > t``
+alike).  The ensemble cannot take NaN, so it is grown on a copy with NaN replaced by a
+value below the feature's minimum (a heuristic that only shapes the candidates); the
+rules' covers, classes and accuracies are then computed from the intervals on the data
+with its NaN, so they follow the missing-value semantics exactly.
 
 References
 ----------
@@ -20,11 +28,14 @@ Seed 000, "Learning High Coverage Discriminative Parsimonious Rulesets", §3.1 a
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+
+from satrules.rules import MISSING
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
@@ -32,7 +43,50 @@ _DENSE_CELLS = 1 << 22  # Candidates.cover evaluates densely up to this many rul
 
 
 def _fmt(value: float) -> str:
-    return f"{float(value):.6g}"
+    # bounds are short decimals already (_shorten_bounds): print them exactly
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+def _shorten_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
+    """Replace every split threshold, in place, by a short decimal that splits ``X`` alike.
+
+    A tree threshold ``t`` (a midpoint such as ``48.708333``) sends ``float32(x) <= t``
+    left.  With ``a`` the largest training value ``<= t`` and ``b`` the next one (as
+    float32, NaN ignored), any ``d`` with ``a < d < b`` splits the training rows the same
+    way; ``d`` is ``t`` rounded to the fewest significant digits that stay strictly inside
+    the gap (``48.7``; ``2.5`` stays ``2.5`` between the integers 2 and 3).  So the printed
+    rule is the evaluated rule and the training covers, classes and accuracies are the
+    trees'; only a new value inside a gap between two neighbouring training values
+    can fall on the other side of ``d`` than of ``t``.
+    """
+    values32 = X.astype(np.float32).astype(np.float64)
+    for f in range(X.shape[1]):
+        col = values32[:, f]
+        distinct = np.unique(col[~np.isnan(col)])
+        bounds = np.concatenate([lo[:, f], hi[:, f]])
+        cuts = np.unique(bounds[np.isfinite(bounds)])
+        if not cuts.size:
+            continue
+        pos = np.searchsorted(distinct, cuts, side="right")
+        below = np.where(pos > 0, distinct[np.maximum(pos - 1, 0)], -np.inf) \
+            if distinct.size else np.full(cuts.shape, -np.inf)
+        above = np.where(pos < len(distinct), distinct[np.minimum(pos, len(distinct) - 1)],
+                         np.inf) if distinct.size else np.full(cuts.shape, np.inf)
+        short = np.array([_round_inside(float(t), float(a), float(b))
+                          for t, a, b in zip(cuts, below, above, strict=True)])
+        for arr in (lo, hi):
+            finite = np.isfinite(arr[:, f])
+            arr[finite, f] = short[np.searchsorted(cuts, arr[finite, f])]
+
+
+def _round_inside(t: float, below: float, above: float) -> float:
+    """Return ``t`` rounded to the fewest significant digits strictly between the bounds."""
+    for sig in range(1, 18):
+        d = float(f"{t:.{sig}g}")
+        if below < d < above:
+            return d
+    return t
 
 
 @dataclass(frozen=True)
@@ -82,6 +136,8 @@ class MinedRule:
         name = self.feature_names[feature]
         if feature in self.indicators and (np.isinf(lo) or np.isinf(hi)):
             column, value = self.indicators[feature]
+            if value == MISSING:
+                return f"{column} is {'' if np.isinf(hi) else 'not '}missing"
             # an indicator is 0/1 and trees split it at 0.5: "x > t" means "= value"
             return f"{column} {'=' if np.isinf(hi) else '!='} {value}"
         if np.isinf(lo):
@@ -175,7 +231,8 @@ class Candidates:
     def cover(self, X) -> sp.csr_matrix:
         """Evaluate every rule on ``X``: a bool CSR matrix of shape (n_rules, n_samples).
 
-        ``X`` is rounded to float32 first, exactly as the trees did.  Small problems
+        ``X`` is rounded to float32 first, exactly as the trees did.  A NaN fails every
+        condition on its feature.  Small problems
         (``n_rules * n_samples <= 2**22``) are evaluated densely, feature by feature.  Larger
         ones sort each constrained feature once, so every interval condition is a contiguous
         range of that order (``searchsorted``, vectorised over rules); a rule's cover is read
@@ -186,8 +243,6 @@ class Candidates:
         X = np.asarray(X, dtype=np.float32).astype(np.float64)
         if X.ndim != 2 or X.shape[1] != self.lo.shape[1]:
             raise ValueError(f"X has shape {X.shape}, expected (n_samples, {self.lo.shape[1]})")
-        if np.isnan(X).any():
-            raise ValueError("X contains NaN: a rule's conditions are undefined on it")
         columns = np.ascontiguousarray(X.T)  # one contiguous row per feature
         if len(self) * X.shape[0] <= _DENSE_CELLS:
             return self._cover_dense(columns)
@@ -199,6 +254,7 @@ class Candidates:
         for f in np.flatnonzero(constrained.any(axis=0)):
             rows = np.flatnonzero(constrained[:, f])
             x = columns[f][None, :]
+            # NaN compares False on both sides: a missing value fails the condition
             inside[rows] &= (x > self.lo[rows, f][:, None]) & (x <= self.hi[rows, f][:, None])
         return sp.csr_matrix(inside)
 
@@ -314,9 +370,17 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     n_samples, n_features = X.shape
     if len(classes) < 2:
         raise ValueError(f"rule mining needs at least 2 classes, got {len(classes)}")
+    nan = np.isnan(X)
+    X_raw = X
+    if nan.any():   # grow the trees on NaN -> below the minimum (module notes)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
+            low = np.nan_to_num(np.nanmin(X, axis=0), nan=0.0) - 1.0
+        X = np.where(nan, low[None, :], X)
     model = _ensemble(miner, n_estimators, max_depth, learning_rate, random_state).fit(X, y_index)
     trees = list(np.ravel(model.estimators_))
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
+    _shorten_bounds(lo, hi, X_raw)
     # leaf of every sample in every tree, as global node ids (tree order = estimators_ ravel order)
     leaves = model.apply(X).reshape(n_samples, -1).astype(np.int64) + offsets[:-1][None, :]
     n_classes = len(classes)
@@ -341,9 +405,20 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     # a duplicate rule's leaves all see the same training samples, so counts of its first leaf
     # are the rule's counts
     rule_counts = counts[rule_nodes]
+    if nan.any():   # covers and counts from the intervals, where NaN fails its conditions
+        covers = Candidates(lo[rule_nodes], hi[rule_nodes], np.zeros(len(rule_nodes)), covers,
+                            np.zeros(len(rule_nodes)), names_of(feature_names, n_features),
+                            classes.tolist()).cover(X_raw)
+        rule_counts = np.column_stack([np.asarray(covers[:, y_index == c].sum(axis=1)).ravel()
+                                       for c in range(n_classes)])
     labels = rule_counts.argmax(axis=1)
-    accuracy = rule_counts[np.arange(len(labels)), labels] / rule_counts.sum(axis=1)
-    names = (list(feature_names) if feature_names is not None
-             else [f"x{j}" for j in range(n_features)])
-    return Candidates(lo[rule_nodes], hi[rule_nodes], labels, covers, accuracy, names,
-                      classes.tolist(), indicators)
+    with np.errstate(invalid="ignore"):   # a rule no row satisfies: NaN, filtered out
+        accuracy = rule_counts[np.arange(len(labels)), labels] / rule_counts.sum(axis=1)
+    return Candidates(lo[rule_nodes], hi[rule_nodes], labels, covers, accuracy,
+                      names_of(feature_names, n_features), classes.tolist(), indicators)
+
+
+def names_of(feature_names, n_features: int) -> list[str]:
+    """Return ``feature_names`` as a list, or ``x0, x1, ...`` when it is None."""
+    return (list(feature_names) if feature_names is not None
+            else [f"x{j}" for j in range(n_features)])

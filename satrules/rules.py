@@ -48,7 +48,7 @@ __all__ = ["Condition", "Literal", "Rule", "RuleSet", "MISSING"]
 #: The category that stands for a missing value (``ThresholdBinarizer(missing="category")``).
 MISSING = "<missing>"
 
-_NEGATED_OP = {"<=": ">", "==": "!="}
+_NEGATED_OP = {"<=": ">", ">": "<=", "==": "!="}
 _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 
 
@@ -80,9 +80,10 @@ class Condition:
     ----------
     feature : str
         Name of the input feature.
-    op : {"<=", "=="}
-        ``"<="`` for an ordinal threshold column, ``"=="`` for a one-hot or
-        binary column.  The negated literal reads ``">"`` / ``"!="``.
+    op : {"<=", ">", "=="}
+        ``"<="`` (or ``">"``) for an ordinal threshold column, ``"=="`` for a
+        one-hot or binary column.  The negated literal reads ``">"`` (``"<="``) /
+        ``"!="``.
     value : object
         The threshold (a number) or the category.
     group : int
@@ -91,12 +92,20 @@ class Condition:
     kind : {"ordinal", "categorical", "binary"}
         How the feature was binarized.  One-hot columns of a ``"categorical"``
         group are mutually exclusive, which :meth:`RuleSet.simplify` uses.
+    nullable : bool, default=False
+        The feature had missing values in training: this threshold column is 0
+        on a missing value, so the *negated* literal holds there and reads
+        ``(age > 40 or age is missing)``.
 
     Examples
     --------
     >>> c = Condition("age", "<=", 41.5, group=0)
     >>> c.describe(), c.describe(negated=True)
     ('age <= 41.5', 'age > 41.5')
+    >>> Condition("age", ">", 40, group=0, nullable=True).describe(negated=True)
+    '(age <= 40 or age is missing)'
+    >>> Condition("age", "==", MISSING, group=0, kind="categorical").describe()
+    'age is missing'
     """
 
     feature: str
@@ -104,10 +113,11 @@ class Condition:
     value: Any
     group: int
     kind: str = "ordinal"
+    nullable: bool = False
 
     def __post_init__(self) -> None:
         if self.op not in _NEGATED_OP:
-            raise ValueError(f"Condition op must be '<=' or '==', got {self.op!r}")
+            raise ValueError(f"Condition op must be '<=', '>' or '==', got {self.op!r}")
         if self.kind not in ("ordinal", "categorical", "binary"):
             raise ValueError(
                 f"Condition kind must be ordinal/categorical/binary, got {self.kind!r}")
@@ -116,26 +126,33 @@ class Condition:
         """Return the readable text of this condition, or of its negation."""
         op = _NEGATED_OP[self.op] if negated else self.op
         value = _plain(self.value)
+        if isinstance(value, str) and value == MISSING and self.op == "==":
+            return f"{self.feature} is {'not ' if negated else ''}missing"
         if isinstance(value, float) and value.is_integer():
             shown = str(int(value)) if abs(value) < 1e15 else repr(value)
         else:
             shown = str(value)
-        return f"{self.feature} {_SHOWN_OP[op]} {shown}"
+        text = f"{self.feature} {_SHOWN_OP[op]} {shown}"
+        if negated and self.nullable and self.op != "==":
+            return f"({text} or {self.feature} is missing)"
+        return text
 
     def holds(self, values: Any) -> np.ndarray:
         """Return where this condition holds on raw feature ``values`` (1-D), as uint8.
 
         Same semantics as :class:`~satrules.binarize.ThresholdBinarizer`: a missing
-        value is never ``<=`` a threshold and only equals the ``"<missing>"`` category;
-        an unseen category equals no value.
+        value is neither ``<=`` nor ``>`` a threshold and only equals the ``"<missing>"``
+        category; an unseen category equals no value.
         """
         values = np.asarray(values)
         miss = missing_mask(values)
-        if self.op == "<=":
+        if self.op in ("<=", ">"):
             numeric = np.full(len(values), np.nan)
             numeric[~miss] = values[~miss].astype(np.float64)
             with np.errstate(invalid="ignore"):
-                return (numeric <= float(self.value)).astype(np.uint8)
+                held = numeric <= float(self.value) if self.op == "<=" else \
+                    numeric > float(self.value)
+            return held.astype(np.uint8)
         if isinstance(self.value, str) and self.value == MISSING:
             return miss.astype(np.uint8)
         obj = values.astype(object)
@@ -143,14 +160,17 @@ class Condition:
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict (see :meth:`from_dict`)."""
-        return {"feature": str(self.feature), "op": self.op, "value": _plain(self.value),
+        data = {"feature": str(self.feature), "op": self.op, "value": _plain(self.value),
                 "group": int(self.group), "kind": self.kind}
+        if self.nullable:   # written only when set, so older files read unchanged
+            data["nullable"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Condition:
         """Rebuild a condition written by :meth:`to_dict`."""
         return cls(data["feature"], data["op"], data["value"], int(data["group"]),
-                   data.get("kind", "ordinal"))
+                   data.get("kind", "ordinal"), bool(data.get("nullable", False)))
 
 
 @dataclass(frozen=True, order=True)
@@ -231,6 +251,9 @@ class RuleSet:
     conditions : sequence of Condition, optional
         One per column (the binarizer's ``conditions_``): readable names and the
         threshold / one-hot structure used by :meth:`simplify`.
+    label : str, optional
+        The class the rule set predicts when it holds (the estimators set it), named by
+        :meth:`to_text`; without it the text says ``THEN positive``.
 
     Examples
     --------
@@ -248,7 +271,8 @@ class RuleSet:
     """
 
     def __init__(self, rules: Iterable[Rule | Iterable[Literal]], kind: str = "dnf",
-                 n_columns: int = 0, conditions: Sequence[Condition] | None = None) -> None:
+                 n_columns: int = 0, conditions: Sequence[Condition] | None = None,
+                 label: str | None = None) -> None:
         if kind not in ("dnf", "cnf"):
             raise ValueError(f"RuleSet kind must be 'dnf' or 'cnf', got {kind!r}")
         self.rules = tuple(r if isinstance(r, Rule) else Rule(tuple(r)) for r in rules)
@@ -259,6 +283,7 @@ class RuleSet:
             if len(conditions) != self.n_columns:
                 raise ValueError(f"{len(conditions)} conditions for {self.n_columns} columns")
         self.conditions = conditions
+        self.label = None if label is None else str(label)
         for rule in self.rules:
             for lit in rule.literals:
                 if lit.column >= self.n_columns:
@@ -357,7 +382,19 @@ class RuleSet:
     def named(self, conditions: Sequence[Condition] | None) -> RuleSet:
         """Return the same rules with ``conditions`` attached (for readable text)."""
         return RuleSet(self.rules, kind=self.kind, n_columns=self.n_columns,
-                       conditions=conditions)
+                       conditions=conditions, label=self.label)
+
+    def labelled(self, label: Any) -> RuleSet:
+        """Return the same rules naming ``label`` as the class they predict (see :meth:`to_text`).
+
+        Examples
+        --------
+        >>> print(RuleSet([[Literal(0)]], "dnf", 1).labelled("malignant"))
+        IF (x0)
+        THEN malignant
+        """
+        return RuleSet(self.rules, kind=self.kind, n_columns=self.n_columns,
+                       conditions=self.conditions, label=label)
 
     def simplify(self, remove_rules: bool = True) -> RuleSet:
         """Return a logically equivalent, smaller rule set (ALGORITHMS.md §2.7, §3.8).
@@ -391,15 +428,17 @@ class RuleSet:
         """
         rules = [self._simplify_rule(rule) for rule in self.rules]
         if not remove_rules:
-            return RuleSet([r for r, _ in rules], self.kind, self.n_columns, self.conditions)
+            return RuleSet([r for r, _ in rules], self.kind, self.n_columns, self.conditions,
+                           self.label)
         kept: list[Rule] = []
         for rule, trivial in rules:
             if trivial:  # term always false (DNF) / clause always true (CNF): no effect
                 continue
             if len(rule) == 0:  # term always true / clause always false: decides everything
-                return RuleSet([rule], self.kind, self.n_columns, self.conditions)
+                return RuleSet([rule], self.kind, self.n_columns, self.conditions, self.label)
             kept.append(rule)
-        return RuleSet(_drop_subsumed(kept), self.kind, self.n_columns, self.conditions)
+        return RuleSet(_drop_subsumed(kept), self.kind, self.n_columns, self.conditions,
+                       self.label)
 
     def _simplify_rule(self, rule: Rule) -> tuple[Rule, bool]:
         """Return (pruned rule, whether it is trivial: a false term / a true clause)."""
@@ -438,6 +477,9 @@ class RuleSet:
                 keep_gt = min(gt, key=value) if gt else None
                 trivial = bool(le and gt and value(keep_gt) <= value(keep_le))
             drop |= {lit for lit in ordinal if lit is not keep_le and lit is not keep_gt}
+        drop_missing, trivial_missing = self._prune_missing(members, conjunctive)
+        drop |= drop_missing
+        trivial = trivial or trivial_missing
         if onehot:
             eq = [lit for lit in onehot if not lit.negated]   # x == v
             ne = [lit for lit in onehot if lit.negated]       # x != v
@@ -455,9 +497,39 @@ class RuleSet:
                     drop |= {lit for lit in eq if conds[lit.column].value not in ne_vals}
         return drop, trivial
 
+    def _prune_missing(self, members: list[Literal], conjunctive: bool) -> tuple[set, bool]:
+        """Prune an ``x is missing`` literal implied or contradicted by a threshold literal.
+
+        A threshold column of a nullable feature is 0 on a missing value, so a positive
+        threshold literal implies ``x is not missing`` and its negation holds when ``x`` is
+        missing.  In a DNF term (AND): a positive threshold literal makes ``x is not
+        missing`` redundant and ``x is missing`` impossible.  In a CNF clause (OR): a
+        negated threshold literal absorbs ``x is missing`` and makes ``x is not missing``
+        a tautology.
+        """
+        conds = self.conditions
+        missing = [lit for lit in members if conds[lit.column].op == "==" and
+                   isinstance(conds[lit.column].value, str) and
+                   conds[lit.column].value == MISSING]
+        nullable = [lit for lit in members if conds[lit.column].op != "==" and
+                    conds[lit.column].nullable]
+        if not missing or not nullable:
+            return set(), False
+        if conjunctive and any(not lit.negated for lit in nullable):
+            return {lit for lit in missing if lit.negated}, any(not m.negated for m in missing)
+        if not conjunctive and any(lit.negated for lit in nullable):
+            return {lit for lit in missing if not lit.negated}, any(m.negated for m in missing)
+        return set(), False
+
     # ----------------------------------------------------------------- text / io
-    def to_text(self, positive: str = "positive") -> str:
-        """Return readable IF-THEN text; ``positive`` names what the rule set predicts."""
+    def to_text(self, positive: str | None = None) -> str:
+        """Return readable IF-THEN text; ``positive`` names what the rule set predicts.
+
+        ``positive=None`` (default) uses the rule set's :attr:`label` (the class an
+        estimator's rule set predicts), or ``"positive"`` for a bare rule set.
+        """
+        if positive is None:
+            positive = "positive" if self.label is None else self.label
         joiner, outer = (" AND ", "\nOR ") if self.kind == "dnf" else (" OR ", "\nAND ")
         parts = ["(" + joiner.join(lit.describe(self.conditions) for lit in rule) + ")"
                  if len(rule) else ("(TRUE)" if self.kind == "dnf" else "(FALSE)")
@@ -490,6 +562,7 @@ class RuleSet:
             "rules": [[[lit.column, lit.negated] for lit in rule] for rule in self.rules],
             "conditions": None if self.conditions is None
             else [c.to_dict() for c in self.conditions],
+            **({} if self.label is None else {"label": self.label}),
         }
 
     @classmethod
@@ -500,6 +573,7 @@ class RuleSet:
             [Rule(tuple(Literal(int(c), bool(n)) for c, n in rule)) for rule in data["rules"]],
             kind=data["kind"], n_columns=int(data["n_columns"]),
             conditions=None if conds is None else [Condition.from_dict(c) for c in conds],
+            label=data.get("label"),
         )
 
     def save(self, path: Any) -> Any:

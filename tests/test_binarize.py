@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 
-from satrules.binarize import MISSING, ThresholdBinarizer
+from satrules.binarize import ThresholdBinarizer
 from satrules.rules import Literal, RuleSet
 
 
@@ -76,20 +76,27 @@ def test_unseen_category_sets_all_one_hot_columns_to_zero():
 
 
 def test_missing_values():
-    """NaN is an error by default; missing='category' gives an extra '<missing>' column."""
+    """Missing values are a category by default (error only when asked): an 'is missing'
+    column, and on a missing row both 'age <= t' and 'age > t' are 0 (issue #11 item 3)."""
     df = frame()
     df.loc[2, "age"] = np.nan
     df.loc[3, "pain"] = None
     with pytest.raises(ValueError, match="missing"):
-        ThresholdBinarizer().fit(df)
-    tb = ThresholdBinarizer(missing="category").fit(df)
+        ThresholdBinarizer(missing="error").fit(df)
+    tb = ThresholdBinarizer().fit(df)
     descr = tb.get_feature_names_out().tolist()
-    assert f"age = {MISSING}" in descr and f"pain = {MISSING}" in descr
+    assert "age is missing" in descr and "pain is missing" in descr
     Xb = tb.transform(df)
-    col = descr.index(f"age = {MISSING}")
+    col = descr.index("age is missing")
     assert Xb[:, col].tolist() == [0, 0, 1, 0, 0, 0]
-    age_cols = [i for i, c in enumerate(tb.conditions_) if c.feature == "age" and c.op == "<="]
-    assert Xb[2, age_cols].tolist() == [0] * len(age_cols)
+    le = [i for i, c in enumerate(tb.conditions_) if c.feature == "age" and c.op == "<="]
+    gt = [i for i, c in enumerate(tb.conditions_) if c.feature == "age" and c.op == ">"]
+    assert len(le) == len(gt) >= 1
+    assert Xb[2, le + gt].tolist() == [0] * (len(le) + len(gt))
+    ok = np.arange(6) != 2   # elsewhere the two columns are complements
+    assert (Xb[ok][:, le] + Xb[ok][:, gt] == 1).all()
+    # the negated literals say that they include missing values
+    assert tb.conditions_[le[0]].describe(negated=True).endswith("or age is missing)")
 
 
 def test_numpy_and_object_arrays():
@@ -146,3 +153,11 @@ def test_raw_evaluation_matches_transform(seed, n_thresholds):
     tb2 = ThresholdBinarizer(n_thresholds=n_thresholds, missing="category").fit(num_only)
     rs2 = RuleSet([], "dnf", len(tb2.conditions_), tb2.conditions_)
     assert np.array_equal(rs2.binarize(num_only), tb2.transform(num_only))
+
+
+def test_quantiles_all_at_the_maximum_still_give_a_threshold():
+    """[0, 1, 2, 2, 2] with one threshold: the median is the maximum (a constant column),
+    so the threshold falls back to the largest value below it instead of losing the
+    feature (found by hypothesis: 'every feature is constant')."""
+    tb = ThresholdBinarizer(n_thresholds=1).fit(np.array([[0.0], [1], [2], [2], [2]]))
+    assert tb.get_feature_names_out().tolist() == ["x0 <= 1"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +11,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer, load_iris
 
 from satrules import mining
-from satrules.mining import Candidates, MinedRule, mine_rules
+from satrules.mining import Candidates, MinedRule, _shorten_bounds, mine_rules
 
 
 def _path_conditions(tree, n_features):
@@ -40,8 +42,8 @@ def cancer():
 
 @pytest.mark.parametrize("miner", ["gbdt", "rf"])
 def test_rules_are_the_leaf_paths_without_duplicates(cancer, miner):
-    """Every rule is one leaf path (merged intervals) of the ensemble; every leaf path is a
-    rule; no two rules are equal."""
+    """Every rule is one leaf path (merged intervals, thresholds as mining._shorten_bounds
+    stores them) of the ensemble; every leaf path is a rule; no two rules are equal."""
     X, y = cancer
     cands = mine_rules(X, y, miner=miner, n_estimators=8, max_depth=3, random_state=0)
     got = {tuple(np.r_[lo, hi]) for lo, hi in zip(cands.lo, cands.hi, strict=True)}
@@ -49,8 +51,11 @@ def test_rules_are_the_leaf_paths_without_duplicates(cancer, miner):
     from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
     cls = GradientBoostingClassifier if miner == "gbdt" else RandomForestClassifier
     model = cls(n_estimators=8, max_depth=3, random_state=0).fit(X, y)
-    want = {tuple(np.r_[lo, hi]) for tree in np.ravel(model.estimators_)
-            for _, lo, hi in _path_conditions(tree, X.shape[1])}
+    paths = [(lo, hi) for tree in np.ravel(model.estimators_)
+             for _, lo, hi in _path_conditions(tree, X.shape[1])]
+    lo, hi = np.array([p[0] for p in paths]), np.array([p[1] for p in paths])
+    _shorten_bounds(lo, hi, X)
+    want = {tuple(np.r_[a, b]) for a, b in zip(lo, hi, strict=True)}
     assert got == want
 
 
@@ -70,9 +75,10 @@ def test_multiclass_gbdt_uses_every_class_trees_and_majority_labels():
 
 @pytest.mark.parametrize("dense_cells", [0, 1 << 22])
 def test_interval_cover_equals_tree_cover_on_new_data(cancer, monkeypatch, dense_cells):
-    """Covers recomputed from the intervals on unseen data equal the covers given by the trees'
-    own leaf assignment (apply), also for values placed exactly on split thresholds; both the
-    dense and the sorted evaluation paths."""
+    """Covers recomputed from the intervals on new rows equal the covers given by the trees'
+    own leaf assignment (apply) whenever the new values are values seen in training
+    (thresholds move only inside gaps between training values), including the training
+    values on either side of every split; both the dense and the sorted evaluation paths."""
     monkeypatch.setattr(mining, "_DENSE_CELLS", dense_cells)
     from sklearn.ensemble import GradientBoostingClassifier
     X, y = cancer
@@ -81,21 +87,30 @@ def test_interval_cover_equals_tree_cover_on_new_data(cancer, monkeypatch, dense
     model = GradientBoostingClassifier(n_estimators=10, max_depth=3, random_state=1)
     model.fit(X[:400], y[:400])
     rng = np.random.default_rng(0)
-    Xnew = X[400:] * rng.uniform(0.9, 1.1, size=X[400:].shape)
+    train = X[:400]
+    Xnew = np.column_stack([rng.choice(train[:, f], 200) for f in range(X.shape[1])])
     trees = list(np.ravel(model.estimators_))
-    for tree in trees[:3]:  # put values exactly on (and just above) split thresholds
+    for tree in trees[:3]:  # the training values just below and just above each split
         t = tree.tree_
         for node in np.flatnonzero(t.children_left >= 0):
+            col = np.unique(train[:, t.feature[node]].astype(np.float32).astype(np.float64))
+            p = np.searchsorted(col, t.threshold[node], side="right")
             rows = rng.choice(len(Xnew), 6, replace=False)
-            Xnew[rows[:3], t.feature[node]] = t.threshold[node]
-            Xnew[rows[3:], t.feature[node]] = np.nextafter(t.threshold[node], np.inf)
+            Xnew[rows[:3], t.feature[node]] = col[p - 1]
+            Xnew[rows[3:], t.feature[node]] = col[min(p, len(col) - 1)]
+    short = {}
+    for tree in trees:
+        for _, lo, hi in _path_conditions(tree, X.shape[1]):
+            lo2, hi2 = lo[None, :].copy(), hi[None, :].copy()
+            _shorten_bounds(lo2, hi2, train)   # the thresholds as mine_rules stores them
+            short[tuple(np.r_[lo, hi])] = tuple(np.r_[lo2[0], hi2[0]])
     index = {tuple(np.r_[lo, hi]): r for r, (lo, hi) in
              enumerate(zip(cands.lo, cands.hi, strict=True))}
     want = np.zeros((len(cands), len(Xnew)), dtype=bool)
     leaves = model.apply(Xnew).reshape(len(Xnew), -1).astype(int)
     for k, tree in enumerate(trees):
         for leaf, lo, hi in _path_conditions(tree, X.shape[1]):
-            key = tuple(np.r_[lo, hi])
+            key = short[tuple(np.r_[lo, hi])]
             if key in index:
                 want[index[key], leaves[:, k] == leaf] = True
     assert np.array_equal(cands.cover(Xnew).toarray(), want)
@@ -170,6 +185,31 @@ def test_string_labels_and_feature_names():
     assert isinstance(cands.subset([1]), Candidates)
 
 
+def test_thresholds_print_short_and_split_the_training_data_like_the_trees():
+    """A stored threshold is the tree's threshold rounded to few digits inside the gap
+    between neighbouring training values: it splits every training value as the tree's
+    does, and the rule text prints that stored number."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 3)) / 7
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    cands = mine_rules(X, y, n_estimators=5, max_depth=3, random_state=0)
+    from sklearn.ensemble import GradientBoostingClassifier
+    model = GradientBoostingClassifier(n_estimators=5, max_depth=3, random_state=0).fit(X, y)
+    x32 = X.astype(np.float32).astype(np.float64)
+    for tree in np.ravel(model.estimators_):
+        t = tree.tree_
+        for node in np.flatnonzero(t.children_left >= 0):
+            f, thr = t.feature[node], t.threshold[node]
+            stored = np.r_[cands.lo[:, f], cands.hi[:, f]]
+            stored = stored[np.isfinite(stored)]
+            d = stored[np.argmin(np.abs(stored - thr))]
+            assert np.array_equal(x32[:, f] <= thr, x32[:, f] <= d)
+            assert len(Decimal(repr(float(d))).normalize().as_tuple().digits) <= 6
+    text = str(cands)
+    finite = np.r_[cands.lo[np.isfinite(cands.lo)], cands.hi[np.isfinite(cands.hi)]]
+    assert all(repr(float(d)) in text for d in finite[:10] if not float(d).is_integer())
+
+
 def test_bad_arguments_raise():
     """A single class or an unknown miner is a ValueError naming the problem."""
     X = np.zeros((4, 2))
@@ -180,5 +220,5 @@ def test_bad_arguments_raise():
     cands = mine_rules(X + np.arange(4)[:, None], [0, 1, 0, 1], n_estimators=1, max_depth=1)
     with pytest.raises(ValueError, match="shape"):
         cands.cover(np.zeros((3, 5)))
-    with pytest.raises(ValueError, match="NaN"):
-        cands.cover(np.full((3, 2), np.nan))
+    # NaN is a missing value: it fails every condition on its feature (no error)
+    assert cands.cover(np.full((3, 2), np.nan)).shape == (len(cands), 3)

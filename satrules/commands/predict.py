@@ -12,8 +12,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "predict", help="predict with a saved rule set",
         description="Load rules.json (from `satrules learn`) and predict every row of "
-                    "DATA.csv.  Columns must match those seen at training; a label column, "
-                    "if present, is ignored for prediction and used for the accuracy line.")
+                    "DATA.csv.  Columns are matched by name (extra columns are ignored with a "
+                    "note; a missing one is an error); missing values and unseen categories "
+                    "are allowed (docs/messy_data.md).  A label column, if present, is ignored "
+                    "for prediction and used for the accuracy line.")
     p.add_argument("rules", metavar="rules.json")
     p.add_argument("data", metavar="DATA.csv")
     p.add_argument("--out", metavar="predictions.csv",
@@ -41,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         frame = frame.drop(columns=[target])
     elif args.target is not None:
         raise ValueError(f"target column {target!r} is not in {args.data!r}")
-    pred = est.predict(frame)
+    pred = est.predict(_training_columns(est, frame, args.data))
     out = frame.copy()
     out["prediction"] = pred
     if args.out:
@@ -54,6 +56,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"accuracy on {target!r}: {float(np.mean(pred == y)):.4f} ({len(y)} rows)",
               file=sys.stderr)
     return 0
+
+
+def _training_columns(est, frame, path: str):
+    """Return ``frame``'s columns the rules were trained on, in training order.
+
+    A column the rules need but the file lacks is an error naming it; columns not seen in
+    training (an ID, a note) are ignored with a note on stderr, as their order is.
+    """
+    names = getattr(est, "feature_names_in_", None)
+    if names is None:
+        return frame
+    names = [str(name) for name in names]
+    lacking = [name for name in names if name not in frame.columns]
+    if lacking:
+        raise ValueError(f"{path!r} lacks column(s) the rules were trained on: {lacking}")
+    known = set(names)
+    extra = [str(col) for col in frame.columns if str(col) not in known]
+    if extra:
+        print(f"note: ignoring column(s) not seen in training: {extra}", file=sys.stderr)
+    return frame[names]
 
 
 def _saved_target(path: str) -> str | None:

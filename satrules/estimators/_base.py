@@ -77,7 +77,8 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 
 from satrules._progress import progress
 from satrules.backends.registry import solve
-from satrules.binarize import ThresholdBinarizer
+from satrules.binarize import ThresholdBinarizer, duplicate_names
+from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
@@ -157,7 +158,7 @@ def _check_unique_columns(X: Any) -> None:
     """Refuse a DataFrame with duplicate column names, naming them."""
     if hasattr(X, "columns"):
         names = [str(c) for c in X.columns]
-        dups = sorted({n for n in names if names.count(n) > 1})
+        dups = duplicate_names(names)   # linear: names.count was O(n_columns**2)
         if dups:
             raise ValueError(f"duplicate column names: {dups}")
 
@@ -252,6 +253,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         self._check_params()
         _check_unique_columns(X)
         X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
+        check_label_types(y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -277,12 +279,13 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         for c in targets:
             fitted[c], solutions[c], records[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng,
                                                                    budget)
-        if len(self.classes_) == 2:
-            self.rules_, self.solutions_, record = fitted[1], solutions[1], records[1]
+        if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
+            self.rules_ = fitted[1].labelled(self.classes_[1])
+            self.solutions_, record = solutions[1], records[1]
             self.fit_history_ = record.pop("history")
             self.best_partition_ = record
         else:
-            self.rules_ = {self.classes_[c]: fitted[c] for c in targets}
+            self.rules_ = {self.classes_[c]: fitted[c].labelled(self.classes_[c]) for c in targets}
             self.solutions_ = {self.classes_[c]: solutions[c] for c in targets}
             self.fit_history_ = {self.classes_[c]: records[c].pop("history") for c in targets}
             self.best_partition_ = {self.classes_[c]: records[c] for c in targets}
@@ -437,5 +440,5 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = True   # missing values are a category (binarize.py)
         return tags

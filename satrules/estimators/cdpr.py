@@ -22,9 +22,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from satrules import metrics
+from satrules.binarize import MISSING, inspect_column, numeric_values
 from satrules.cdpr import gdy, gra, solve_exact
+from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
 from satrules.mining import mine_rules
+from satrules.rules import missing_mask
 
 __all__ = ["CDPRClassifier"]
 
@@ -33,69 +36,78 @@ _RESOLVE = ("accuracy", "coverage", "vote")
 
 
 class _ColumnEncoder:
-    """Numeric columns as they are; object columns one-hot encoded (one 0/1 column per value)."""
+    """Numeric columns as they are, categorical columns one-hot, ID-like columns dropped.
 
-    def fit(self, X, names):
+    Column types follow :func:`satrules.binarize.inspect_column` (the binarizer's rules):
+    a numeric column with a few non-numeric values is an error naming them, and an
+    ID-like column is dropped (``dropped`` records why).  A **missing** value of a
+    numeric column stays NaN, so every interval condition on it is false (``x <= t``
+    and ``x > t`` alike), and a numeric column with missing values in ``fit`` gets an
+    indicator column ``x is missing``; a missing categorical value is the category
+    ``<missing>``.
+    """
+
+    def fit(self, X, names, max_levels="auto"):
         self.names = [str(name) for name in names]
-        self.categories = []
+        self.kinds, self.categories, self.nullable, self.dropped = [], [], [], {}
         for j in range(X.shape[1]):
-            values = self._numeric(X[:, j])
-            if values is None:
-                column = X[:, j]
-                self._check_missing(column, j)
-                self.categories.append(np.unique(column.astype(str)))
+            column = X[:, j]
+            miss = missing_mask(column)
+            values = column[~miss]
+            kind, numeric = ("id", "every value is missing") if len(values) == 0 else \
+                inspect_column(values, self.names[j], max_levels=max_levels)
+            if kind == "id":
+                self.dropped[self.names[j]] = numeric
+                kind, cats = "dropped", None
+            elif kind == "categorical":
+                cats = np.unique(values.astype(str))
+                if miss.any():
+                    cats = np.append(cats, MISSING)
             else:
-                self._check_finite(values, j)
-                self.categories.append(None)
+                self._check_finite(numeric, j)
+                cats = None
+            self.kinds.append(kind)
+            self.categories.append(cats)
+            self.nullable.append(kind == "numeric" and bool(miss.any()))
+        if self.dropped:
+            warnings.warn("dropped ID-like column(s): " + "; ".join(
+                f"{name!r}: {why}" for name, why in self.dropped.items()), UserWarning,
+                stacklevel=3)
         self.feature_names, self.indicators = [], {}
         for j, cats in enumerate(self.categories):
-            if cats is None:
+            if self.kinds[j] == "numeric":
                 self.feature_names.append(self.names[j])
-                continue
-            for value in cats:
+                cats = [MISSING] if self.nullable[j] else []
+            for value in cats if cats is not None else []:
                 self.indicators[len(self.feature_names)] = (self.names[j], value)
                 self.feature_names.append(f"{self.names[j]}={value}")
         return self
 
-    @staticmethod
-    def _numeric(column):
-        if column.dtype.kind in "biuf":
-            return column.astype(np.float64)
-        try:
-            return column.astype(np.float64)
-        except (TypeError, ValueError):
-            return None
-
     def _check_finite(self, values, j):
-        if not np.all(np.isfinite(values)):
-            raise ValueError(f"Input X contains NaN or infinity in column {self.names[j]!r}")
+        if np.isinf(values).any():
+            raise ValueError(f"Input X contains infinity (inf) in column {self.names[j]!r}")
 
-    def _check_missing(self, column, j):
-        missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
-                            for v in column], dtype=bool)
-        if missing.any():
-            raise ValueError(f"Input X contains NaN (missing values) in column "
-                             f"{self.names[j]!r}")
-
-    def transform(self, X, handle_unknown="error"):
-        if X.dtype.kind in "biuf" and all(c is None for c in self.categories):
-            values = X.astype(np.float64)
-            if not np.all(np.isfinite(values)):
-                bad = int(np.flatnonzero(~np.isfinite(values).all(axis=0))[0])
-                self._check_finite(values[:, bad], bad)
-            return values
+    def transform(self, X, handle_unknown="ignore"):
+        # encoders saved before `kinds` existed knew only numeric and categorical columns
+        kinds = getattr(self, "kinds", None) or \
+            ["numeric" if cats is None else "categorical" for cats in self.categories]
+        nullable = getattr(self, "nullable", None) or [False] * len(kinds)
         blocks = []
         for j, cats in enumerate(self.categories):
-            if cats is None:
-                values = self._numeric(X[:, j])
-                if values is None:
-                    raise ValueError(f"column {self.names[j]!r} was numeric in fit but has "
-                                     f"non-numeric values")
-                self._check_finite(values, j)
-                blocks.append(values[:, None])
+            kind, column = kinds[j], X[:, j]
+            if kind == "dropped":
                 continue
-            self._check_missing(X[:, j], j)
-            column = X[:, j].astype(str)
+            miss = missing_mask(column)
+            if kind == "numeric":
+                values = np.full(len(column), np.nan)
+                values[~miss] = numeric_values(column[~miss], self.names[j])
+                blocks.append(values[:, None])
+                if nullable[j]:
+                    blocks.append(miss[:, None].astype(np.float64))
+                continue
+            column = column.astype(object)
+            column[miss] = MISSING
+            column = column.astype(str)
             unseen = np.setdiff1d(column, cats)
             if unseen.size and handle_unknown == "error":
                 raise ValueError(f"unseen categories {unseen[:5].tolist()} in column "
@@ -144,10 +156,15 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     default_class : label or None, default=None
         Class of samples no rule covers.  ``None``: the majority class of the training samples
         the selected rules leave uncovered (of all training samples if none is uncovered).
-    handle_unknown : {"error", "ignore"}, default="error"
-        A category of an object column not seen in ``fit``: raise ValueError, or encode it
-        as none of the known values (``col = v`` is false and ``col != v`` true for every
-        known ``v``).
+    handle_unknown : {"ignore", "error"}, default="ignore"
+        A category of an object column not seen in ``fit``: encode it as none of the known
+        values (``col = v`` is false and ``col != v`` true for every known ``v``), or raise
+        ValueError.
+    max_levels : int, "auto" or None, default="auto"
+        ID-like columns (more categories than this, row labels, row numbers) are dropped
+        with a warning; see :class:`satrules.binarize.ThresholdBinarizer`.  Missing values
+        are allowed: a numeric column with missing values gets an ``x is missing``
+        indicator and every threshold condition on a missing value is false.
     resolve : {"accuracy", "coverage", "vote"}, default="accuracy"
         Class of a sample matched by several rules: that of the matching rule with the highest
         training accuracy, or the largest training cover, or the majority of the matching
@@ -173,6 +190,8 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X has string column names.
+    dropped_features_ : dict
+        Column name -> why it was dropped as ID-like (empty when none was).
 
     Examples
     --------
@@ -190,7 +209,8 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, alpha=0.7, beta=0.6, gamma=10, delta=4, method="gra",
                  selection="static", lam=1.0, rho=0.1, miner="gbdt", n_estimators=50,
                  max_depth=4, backend="auto", time_limit=None, default_class=None,
-                 handle_unknown="error", resolve="accuracy", random_state=None):
+                 handle_unknown="ignore", resolve="accuracy", max_levels="auto",
+                 random_state=None):
         self.alpha = alpha
         self.beta = beta
         self.gamma = gamma
@@ -207,12 +227,14 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         self.default_class = default_class
         self.handle_unknown = handle_unknown
         self.resolve = resolve
+        self.max_levels = max_levels
         self.random_state = random_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.string = True
         tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = True   # NaN fails every condition on its column
         return tags
 
     def _check_params(self):
@@ -230,6 +252,11 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         if self.handle_unknown not in ("error", "ignore"):
             raise ValueError(f"handle_unknown must be 'error' or 'ignore', got "
                              f"{self.handle_unknown!r}")
+        levels = self.max_levels
+        if not (levels is None or (isinstance(levels, str) and levels == "auto") or
+                (isinstance(levels, numbers.Integral) and levels >= 1)):
+            raise ValueError(f"max_levels must be a positive int, 'auto' or None, got "
+                             f"{levels!r}")
         if self.resolve not in _RESOLVE:
             raise ValueError(f"resolve must be one of {_RESOLVE}, got {self.resolve!r}")
 
@@ -237,6 +264,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
         X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
+        check_label_types(y)
         check_classification_targets(y)
         self._check_params()
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -248,10 +276,12 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                              f"classes {self.classes_.tolist()}")
         rng = check_random_state(self.random_state)
         names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
-        self.encoder_ = _ColumnEncoder().fit(X, names)
+        self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels)
+        self.dropped_features_ = dict(self.encoder_.dropped)
         encoded = self.encoder_.transform(X)
-        if np.all(encoded == encoded[:1]):
-            raise ValueError("every column of X is constant: no rule can tell the classes apart")
+        if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
+            raise ValueError("every column of X is constant or ID-like: no rule can tell the "
+                             "classes apart")
         cands = mine_rules(encoded, y_index, miner=self.miner,
                            n_estimators=self.n_estimators, max_depth=self.max_depth,
                            random_state=int(rng.randint(2**31 - 1)),

@@ -40,7 +40,7 @@ def test_example1_any_label_type(backend):
     y = np.where(EX1_Y == 1, "pos", "neg")
     clf = IMLIClassifier(n_rules=1, backend=backend).fit(EX1_X, y)
     assert list(clf.classes_) == ["neg", "pos"]
-    assert str(clf.rules_) == "IF (x1 != 1)\nTHEN positive"
+    assert str(clf.rules_) == "IF (x1 != 1)\nTHEN pos"   # the rule set names its class
     assert clf.predict(EX1_X).tolist() == y.tolist()
     assert clf.solution_.status is Status.OPTIMAL and clf.solution_.cost == 1
     assert clf.score(EX1_X, y) == 1.0

@@ -1,0 +1,75 @@
+"""Time ThresholdBinarizer ``fit`` and ``transform`` on long and wide frames.
+
+Shapes from issue #11 item 2: 10,000 rows x 48 columns (long), 200 rows x 10,000
+columns and 48 rows x 10,000 columns (wide).  Each frame mixes numeric columns
+(float, a share ``--missing`` of them missing) and a string column every eighth
+feature, as a pandas DataFrame (the case where column-name checks used to cost
+``O(n_columns**2)``).  Reports the best of ``--repeat`` runs, in seconds, one
+process.  A numeric feature with missing values gets twice the threshold columns
+(``x <= t`` and ``x > t``), so ``--missing 0`` compares like with like across versions.
+
+Usage::
+
+    nice -n 10 python benchmarks/bench_binarize.py                 # 5 % missing, best of 3
+    nice -n 10 python benchmarks/bench_binarize.py --missing 0
+
+Prints a markdown table; nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+from satrules.binarize import ThresholdBinarizer
+
+SHAPES = [(10_000, 48), (200, 10_000), (48, 10_000)]
+
+
+def frame(n_rows: int, n_cols: int, missing: float = 0.05, seed: int = 0) -> pd.DataFrame:
+    """Return a mixed frame: numeric columns with a share ``missing`` of NaN, every 8th column
+    a 4-level string."""
+    rng = np.random.default_rng(seed)
+    data = {}
+    for c in range(n_cols):
+        if c % 8 == 7:
+            data[f"c{c}"] = rng.choice(["a", "b", "c", "d"], size=n_rows)
+        else:
+            col = rng.normal(size=n_rows)
+            col[rng.random(n_rows) < missing] = np.nan
+            data[f"c{c}"] = col
+    return pd.DataFrame(data)
+
+
+def best_of(func, repeat: int) -> float:
+    """Return the least wall time of ``repeat`` calls of ``func``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--missing", type=float, default=0.05,
+                        help="share of missing values in the numeric columns")
+    args = parser.parse_args(argv)
+    print("| rows | columns | fit (s) | transform (s) | output columns |")
+    print("|---:|---:|---:|---:|---:|")
+    for n_rows, n_cols in SHAPES:
+        X = frame(n_rows, n_cols, args.missing)
+        tb = ThresholdBinarizer(missing="category")
+        fit_s = best_of(lambda: tb.fit(X), args.repeat)  # noqa: B023 - called at once
+        tr_s = best_of(lambda: tb.transform(X), args.repeat)  # noqa: B023
+        print(f"| {n_rows} | {n_cols} | {fit_s:.3f} | {tr_s:.3f} | {len(tb.conditions_)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

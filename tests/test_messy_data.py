@@ -1,0 +1,316 @@
+"""Messy data (issue #11 item 3): missing values, unseen categories, ID-like columns, bad
+numbers, mixed labels and threshold text, for the binarizer and all three estimators.
+
+Data are generated here (tests never download); docs/messy_data.md states the semantics.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from satrules.backends.registry import available_backends
+from satrules.binarize import FeatureTypeError, ThresholdBinarizer
+from satrules.estimators import CDPRClassifier, IMLIBClassifier, IMLIClassifier
+from satrules.rules import Literal, RuleSet
+
+BACKEND = next(b for b in ("rc2", "cpsat", "bruteforce") if b in available_backends())
+
+
+def passengers(n: int = 120, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """A Titanic-like frame: NaN ages, a name per row, a row number, a class and a sex."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "rownames": [f"Person {i}" for i in range(n)],
+        "row_id": np.arange(1, n + 1),
+        "sex": rng.choice(["female", "male"], n),
+        "age": rng.uniform(1, 80, n).round(1),
+        "pclass": rng.choice(["1st", "2nd", "3rd"], n),
+        "ticket": [f"T-{rng.integers(10**6)}-{i}" for i in range(n)],
+    })
+    y = np.where((X["sex"] == "female") | (X["age"] < 12), "yes", "no")
+    X.loc[rng.random(n) < 0.2, "age"] = np.nan
+    X.loc[rng.random(n) < 0.1, "pclass"] = None
+    return X, y
+
+
+def estimators():
+    fast = dict(backend=BACKEND, n_thresholds=3, random_state=0)
+    return [IMLIClassifier(n_rules=2, **fast), IMLIBClassifier(n_rules=2, **fast),
+            CDPRClassifier(gamma=4, n_estimators=10, max_depth=3, random_state=0)]
+
+
+def fit_quiet(est, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # the ID-column warning
+        return est.fit(X, y)
+
+
+# ---------------------------------------------------------------- missing values
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_every_estimator_fits_and_predicts_with_missing_values(est):
+    """NaN / None in numeric and string columns work by default in fit and predict, and the
+    estimator's tags say allow_nan (issue #11: "no NaN error unless asked")."""
+    X, y = passengers()
+    fit_quiet(est, X, y)
+    new = X.copy()
+    new.loc[:20, "age"] = np.nan          # more missing values than in training
+    new.loc[:5, "pclass"] = None
+    pred = est.predict(new)
+    assert len(pred) == len(new) and set(pred) <= {"yes", "no"}
+    assert est.__sklearn_tags__().input_tags.allow_nan
+
+
+def test_missing_value_fails_both_threshold_directions():
+    """On a missing age, 'age <= t' and 'age > t' are both false; 'age is missing' is true;
+    the negation of a threshold literal says that it includes missing values."""
+    X = pd.DataFrame({"age": [20.0, 30, np.nan, 50, 60, 70]})
+    tb = ThresholdBinarizer(n_thresholds=2).fit(X)
+    names = tb.get_feature_names_out().tolist()
+    assert names == ["age <= 30", "age <= 50", "age > 30", "age > 50", "age is missing"]
+    Xb = tb.transform(X)
+    assert Xb[2].tolist() == [0, 0, 0, 0, 1]
+    rules = RuleSet([[Literal(2)]], "dnf", len(names), tb.conditions_)      # age > 30
+    assert rules.evaluate(Xb).tolist() == [False, False, False, True, True, True]
+    assert rules.evaluate_raw(X).tolist() == rules.evaluate(Xb).tolist()
+    neg = RuleSet([[Literal(0, negated=True)]], "dnf", len(names), tb.conditions_)
+    assert neg.to_text(positive="old") == "IF ((age > 30 or age is missing))\nTHEN old"
+    assert RuleSet([[Literal(4, True)]], "dnf", len(names), tb.conditions_).to_text() \
+        .startswith("IF (age is not missing)")
+
+
+def test_missing_error_only_when_asked():
+    """missing="error" still refuses NaN, naming the feature."""
+    X = pd.DataFrame({"age": [20.0, np.nan, 50]})
+    with pytest.raises(ValueError, match="'age' has 1 missing"):
+        ThresholdBinarizer(missing="error").fit(X)
+
+
+def test_cdpr_missing_numeric_value_fails_its_conditions():
+    """CDPR: a numeric column with missing values gets an 'is missing' indicator, and a rule
+    constraining that column never covers a row where it is missing."""
+    X, y = passengers(200, seed=1)
+    clf = fit_quiet(CDPRClassifier(gamma=6, n_estimators=20, max_depth=3, random_state=0), X, y)
+    assert ("age", "<missing>") in clf.encoder_.indicators.values()
+    age = clf.encoder_.feature_names.index("age")
+    covers = clf.rule_covers(X).toarray()
+    on_age = [r for r, rule in enumerate(clf.rules_) if any(c[0] == age for c in rule.conditions)]
+    missing = X["age"].isna().to_numpy()
+    assert not covers[on_age][:, missing].any()
+
+
+# ---------------------------------------------------------------- unseen categories
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_unseen_category_at_predict_never_crashes(est):
+    """A category never seen in fit (a test-split category) predicts like any other row."""
+    X, y = passengers()
+    fit_quiet(est, X, y)
+    new = X.copy()
+    new["pclass"] = new["pclass"].astype(object)
+    new.loc[:9, "pclass"] = "crew"
+    new.loc[10:12, "sex"] = "unknown"
+    assert len(est.predict(new)) == len(new)
+
+
+# ---------------------------------------------------------------- ID-like columns
+def test_id_like_columns_are_dropped_with_a_warning():
+    """rownames, a unique string per row, and a monotone integer row number are dropped with
+    one warning and recorded in dropped_features_; max_levels=None keeps them."""
+    X, _ = passengers()
+    with pytest.warns(UserWarning, match="rownames.*row_id.*ticket"):
+        tb = ThresholdBinarizer().fit(X)
+    assert set(tb.dropped_features_) == {"rownames", "row_id", "ticket"}
+    assert all(tb.feature_kinds_[c] == "dropped" for c in tb.dropped_features_)
+    assert not any(c.feature in tb.dropped_features_ for c in tb.conditions_)
+    assert tb.transform(X).shape == (len(X), len(tb.conditions_))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = ThresholdBinarizer(max_levels=None).fit(X)
+    assert kept.dropped_features_ == {} and kept.feature_kinds_["ticket"] == "categorical"
+
+
+def test_level_limit_is_a_parameter_and_small_categoricals_stay():
+    """A 12-level column in 40 rows stays ("auto" keeps up to max(10, min(50, n // 2)) = 20
+    levels); max_levels=5 drops it; tiny data sets keep every categorical."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"c": rng.choice([f"v{i}" for i in range(12)], 40), "x": rng.normal(size=40)})
+    assert ThresholdBinarizer().fit(X).feature_kinds_["c"] == "categorical"
+    with pytest.warns(UserWarning, match="'c'"):
+        assert ThresholdBinarizer(max_levels=5).fit(X).feature_kinds_["c"] == "dropped"
+    tiny = pd.DataFrame({"c": ["a", "b", "c", "d"], "x": [1, 2, 3, 4]})
+    assert ThresholdBinarizer().fit(tiny).feature_kinds_ == {"c": "categorical", "x": "ordinal"}
+    with pytest.raises(ValueError, match="max_levels"):
+        ThresholdBinarizer(max_levels=0).fit(tiny)
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_estimators_drop_id_columns(est):
+    """No rule of any estimator mentions an ID-like column; dropped ones are recorded."""
+    X, y = passengers()
+    with pytest.warns(UserWarning, match="ID-like"):
+        est.fit(X, y)
+    dropped = (est.dropped_features_ if hasattr(est, "dropped_features_")
+               else est.binarizer_.dropped_features_)
+    assert {"rownames", "row_id", "ticket"} <= set(dropped)
+    text = est.to_text() if hasattr(est, "to_text") else str(est.rules_)
+    assert "Person" not in text and "ticket" not in text and "row_id" not in text
+
+
+# ---------------------------------------------------------------- bad numbers
+def numbers_with_junk() -> tuple[pd.DataFrame, np.ndarray]:
+    rng = np.random.default_rng(2)
+    income = rng.normal(50, 10, 60).round(2).astype(str).astype(object)
+    income[[3, 17, 40]] = ["?", "n/a", "?"]
+    X = pd.DataFrame({"income": income, "age": rng.uniform(20, 70, 60)})
+    return X, np.where(rng.random(60) < 0.5, "a", "b")
+
+
+@pytest.mark.parametrize("make", [ThresholdBinarizer, *map(type, estimators())],
+                         ids=lambda c: c.__name__)
+def test_numeric_column_with_a_few_bad_values_is_an_error(make):
+    """>= 90 % numbers and a few other strings: an error naming the column and the values
+    (not a silent categorical column)."""
+    X, y = numbers_with_junk()
+    est = make()
+    with pytest.raises(FeatureTypeError, match=r"'income' is numeric .*\['\?', 'n/a'\]"):
+        est.fit(X) if make is ThresholdBinarizer else est.fit(X, y)
+
+
+def test_mostly_text_column_stays_categorical():
+    """A string column where under 90 % of the values parse as numbers is categorical."""
+    X = pd.DataFrame({"code": ["1", "2", "x", "y", "z", "1"], "v": [1, 2, 3, 4, 5, 6]})
+    assert ThresholdBinarizer().fit(X).feature_kinds_["code"] == "categorical"
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_strings_in_a_numeric_column_at_predict_raise(est):
+    """A string where fit saw numbers raises a clear error at predict (no silent ELSE)."""
+    X, y = passengers()
+    fit_quiet(est, X, y)
+    new = X.copy()
+    new["age"] = new["age"].astype(object)
+    new.loc[4, "age"] = "forty"
+    with pytest.raises(ValueError, match=r"'age' was numeric in fit .*\['forty'\]"):
+        est.predict(new)
+
+
+# ---------------------------------------------------------------- labels
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_mixed_label_types_raise_a_clear_error(est):
+    """Labels such as [1, "a", 2.0] raise a ValueError naming the mixed types."""
+    X = pd.DataFrame({"x": np.arange(6.0)})
+    y = np.array([1, "a", 2.0, 1, "a", 2.0], dtype=object)
+    with pytest.raises(ValueError, match=r"mixes label types \['number', 'str'\]"):
+        est.fit(X, y)
+
+
+# ---------------------------------------------------------------- threshold text
+def test_thresholds_print_short_and_evaluate_as_printed():
+    """Thresholds are short decimals between an observed value and the next one, so the
+    printed rule evaluates exactly like the stored one on the training data."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=200) / 7
+    tb = ThresholdBinarizer(n_thresholds=4).fit(x[:, None])
+    conds = [c for c in tb.conditions_ if c.op == "<="]
+    for cond in conds:
+        text = cond.describe()
+        shown = float(text.split("<= ")[1])
+        assert shown == cond.value and len(text.split("<= ")[1]) <= 8
+        observed = x[x <= cond.value].max()
+        assert observed <= shown < x[x > cond.value].min()
+    assert np.array_equal(RuleSet([], "dnf", len(tb.conditions_), tb.conditions_)
+                          .binarize(x[:, None]), tb.transform(x[:, None]))
+
+
+def test_short_integer_thresholds_are_kept():
+    """Observed values with at most 4 significant digits are kept as they are."""
+    X = np.array([[25], [40], [61], [33], [18], [90]])
+    tb = ThresholdBinarizer(n_thresholds=2).fit(X)
+    assert tb.get_feature_names_out().tolist() == ["x0 <= 25", "x0 <= 40"]
+
+
+# ---------------------------------------------------------------- rule text names the class
+def test_rule_sets_name_the_class_they_predict():
+    """print(clf.rules_) says THEN <class> (binary and one-vs-rest), and the label survives
+    to_dict/from_dict; a bare rule set still says THEN positive."""
+    X, y = passengers()
+    clf = fit_quiet(IMLIClassifier(backend=BACKEND, n_thresholds=3, random_state=0), X, y)
+    assert str(clf.rules_).endswith("\nTHEN yes")
+    assert RuleSet.from_dict(clf.rules_.to_dict()).to_text().endswith("\nTHEN yes")
+    y3 = np.where(X["pclass"].isna(), "unknown", np.where(X["sex"] == "male", "m", "f"))
+    ovr = fit_quiet(IMLIClassifier(backend=BACKEND, n_thresholds=3, random_state=0), X, y3)
+    assert {c: str(r).rsplit("THEN ", 1)[1] for c, r in ovr.rules_.items()} == \
+        {c: c for c in ovr.classes_}
+    assert str(RuleSet([[Literal(0)]], "dnf", 1)).endswith("THEN positive")
+
+
+# ---------------------------------------------------------------- CLI
+@pytest.mark.parametrize("method", ["imli", "cdpr-gra"])
+def test_cli_learn_and_predict_messy_csv(method, tmp_path, capsys):
+    """satrules learn/predict on a CSV with empty cells, an ID column, an unseen category and
+    an extra column at predict; a string in a numeric column at predict is a clear error."""
+    from satrules.cli import main
+
+    X, y = passengers(150)
+    X["survived"] = y
+    train = tmp_path / "train.csv"
+    X.to_csv(train, index=False)
+    rules = tmp_path / "rules.json"
+    extra = ["--backend", BACKEND, "--n-rules", "1"] if method == "imli" else \
+        ["--gamma", "3", "--n-estimators", "5"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        assert main(["learn", str(train), "--target", "survived", "--method", method, *extra,
+                     "--out", str(rules)]) == 0
+    test = X.copy()
+    test["pclass"] = test["pclass"].astype(object)
+    test.loc[:10, "pclass"] = "crew"
+    test["note"] = "hello"
+    test_csv = tmp_path / "test.csv"
+    test.to_csv(test_csv, index=False)
+    preds = tmp_path / "pred.csv"
+    capsys.readouterr()
+    assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) == 0
+    assert len(pd.read_csv(preds)) == len(test)
+    assert "ignoring column(s) not seen in training: ['note']" in capsys.readouterr().err
+    test["age"] = test["age"].astype(object)
+    test.loc[3, "age"] = "forty"
+    test.to_csv(test_csv, index=False)
+    assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) != 0
+    assert "'age' was numeric in fit" in capsys.readouterr().err
+    assert main(["predict", str(rules), str(tmp_path / "train.csv"), "--out", str(preds)]) == 0
+    test.drop(columns=["sex"]).to_csv(test_csv, index=False)
+    assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) != 0
+    assert "lacks column(s) the rules were trained on: ['sex']" in capsys.readouterr().err
+
+
+def test_simplify_drops_missing_literals_implied_by_thresholds():
+    """'age is not missing AND age <= t' simplifies to 'age <= t' (a threshold is false on a
+    missing value); 'age is missing AND age <= t' is impossible; CNF duals likewise; the
+    simplified rules evaluate like the originals on the binarized data."""
+    X = pd.DataFrame({"age": [20.0, 30, np.nan, 50, 60, 70, np.nan, 25]})
+    tb = ThresholdBinarizer(n_thresholds=2).fit(X)
+    names = tb.get_feature_names_out().tolist()
+    le, miss = names.index("age <= 25"), names.index("age is missing")
+    Xb = tb.transform(X)
+    n = len(names)
+    dnf = RuleSet([[Literal(miss, True), Literal(le)], [Literal(miss), Literal(le)]], "dnf", n,
+                  tb.conditions_)
+    assert dnf.simplify().to_text() == "IF (age <= 25)\nTHEN positive"
+    cnf = RuleSet([[Literal(miss), Literal(le, True)], [Literal(miss, True), Literal(le, True)]],
+                  "cnf", n, tb.conditions_)
+    assert cnf.simplify().to_text() == "IF ((age > 25 or age is missing))\nTHEN positive"
+    for rs in (dnf, cnf):
+        assert np.array_equal(rs.simplify().evaluate(Xb), rs.evaluate(Xb))
+
+
+def test_missing_at_predict_in_a_feature_complete_in_fit_warns():
+    """A numeric feature with no missing values in fit has no 'x > t' column, so a missing
+    value at transform reads as above every threshold; transform says so in a warning."""
+    tb = ThresholdBinarizer(n_thresholds=2).fit(pd.DataFrame({"age": [20.0, 30, 50, 60, 70]}))
+    with pytest.warns(UserWarning, match=r"numeric feature\(s\) \['age'\] that had none in fit"):
+        row = tb.transform(pd.DataFrame({"age": [np.nan]}))[0]
+    assert row.tolist() == [0, 0]
