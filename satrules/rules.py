@@ -477,6 +477,16 @@ class RuleSet:
                 keep_gt = min(gt, key=value) if gt else None
                 trivial = bool(le and gt and value(keep_gt) <= value(keep_le))
             drop |= {lit for lit in ordinal if lit is not keep_le and lit is not keep_gt}
+        # '>' columns (features with missing values): 'x > t' and its negation
+        # '(x <= t or x is missing)'; within each of the two families the tightest literal
+        # implies the others in an AND (the loosest is implied by them in an OR)
+        above = [lit for lit in members if conds[lit.column].op == ">"]
+        for family, tighter_is_larger in (([lit for lit in above if not lit.negated], True),
+                                          ([lit for lit in above if lit.negated], False)):
+            if len(family) > 1:
+                pick = max if tighter_is_larger == conjunctive else min
+                keep = pick(family, key=lambda lit: conds[lit.column].value)
+                drop |= {lit for lit in family if lit is not keep}
         drop_missing, trivial_missing = self._prune_missing(members, conjunctive)
         drop |= drop_missing
         trivial = trivial or trivial_missing

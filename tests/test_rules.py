@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satrules.rules import Condition, Literal, Rule, RuleSet
+from satrules.rules import MISSING, Condition, Literal, Rule, RuleSet
 
 
 def all_inputs(m: int) -> np.ndarray:
@@ -160,3 +160,24 @@ def test_bad_input_errors():
         RuleSet([], "dnf", 2, CONDS)
     with pytest.raises(ValueError, match="2 columns"):
         RuleSet([], "dnf", 2).evaluate(np.zeros((3, 3)))
+
+
+@pytest.mark.parametrize("kind", ["dnf", "cnf"])
+def test_simplify_prunes_nullable_above_thresholds_equivalently(kind):
+    """'>' columns of a feature with missing values: simplify keeps one literal per family
+    ('x > t', '(x <= t or x is missing)') and stays equivalent on every kind of row."""
+    conds = [Condition("age", ">", t, 0, nullable=True) for t in (10, 20, 30)] + \
+        [Condition("age", "==", MISSING, 0, "categorical")]
+    vals = [5, 15, 25, 35, None]
+    Xb = np.array([[0 if v is None else int(v > t) for t in (10, 20, 30)] + [int(v is None)]
+                   for v in vals], dtype=np.uint8)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        rules = [Rule(tuple(Literal(int(j), bool(rng.integers(2)))
+                            for j in rng.choice(4, rng.integers(1, 4))))
+                 for _ in range(rng.integers(1, 3))]
+        rs = RuleSet(rules, kind, 4, conds)
+        for simple in (rs.simplify(), rs.simplify(remove_rules=False)):
+            assert np.array_equal(rs.evaluate(Xb), simple.evaluate(Xb))
+    term = RuleSet([Rule((Literal(0, True), Literal(1, True)))], "dnf", 4, conds)
+    assert term.simplify().n_literals == 1
