@@ -314,3 +314,20 @@ def test_missing_at_predict_in_a_feature_complete_in_fit_warns():
     with pytest.warns(UserWarning, match=r"numeric feature\(s\) \['age'\] that had none in fit"):
         row = tb.transform(pd.DataFrame({"age": [np.nan]}))[0]
     assert row.tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("cls", ["IMLIClassifier", "IMLIBClassifier"])
+def test_incremental_learners_take_max_levels(cls):
+    """IMLI/IMLIB pass max_levels to their binarizer: None keeps a high-cardinality column."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"code": [f"c{i % 30}" for i in range(60)],
+                          "x": rng.normal(size=60)})
+    y = (frame["x"] > 0).astype(int).to_numpy()
+    est = {"IMLIClassifier": IMLIClassifier, "IMLIBClassifier": IMLIBClassifier}[cls]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dropped = est(backend="rc2", max_levels=10, max_partitions=2, random_state=0).fit(frame, y)
+    assert "code" in dropped.binarizer_.dropped_features_
+    assert any("code" in str(w.message) for w in caught)
+    kept = est(backend="rc2", max_levels=None, max_partitions=2, random_state=0).fit(frame, y)
+    assert "code" not in kept.binarizer_.dropped_features_

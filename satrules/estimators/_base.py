@@ -25,7 +25,7 @@ i.e. the §2.7 pruning keeping the rules one-to-one) and
 ``_final_rules(self, rules)`` (default ``rules.simplify()``, §3.8).
 
 Parameters the base reads from ``self``: ``n_partitions``, ``partition_size``,
-``n_passes``, ``anchor``, ``n_thresholds``, ``data_fidelity``, ``backend``,
+``n_passes``, ``anchor``, ``n_thresholds``, ``max_levels``, ``data_fidelity``, ``backend``,
 ``time_limit``, ``random_state``, ``multi_class``.  Optional hooks for the
 selection: ``_literal_weight(self)`` (default 1) and ``_hint_rules(self,
 encoding, rules)`` (a warm start realising ``rules``, or None).
@@ -265,7 +265,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             raise ValueError(f"{type(self).__name__} with multi_class='error' needs 2 classes, "
                              f"got {len(self.classes_)}")
         rng = check_random_state(self.random_state)
-        self.binarizer_ = ThresholdBinarizer(n_thresholds=self.n_thresholds)
+        self.binarizer_ = ThresholdBinarizer(n_thresholds=self.n_thresholds,
+                                             max_levels=self.max_levels)
         Xb = self.binarizer_.fit_transform(X if hasattr(X, "columns") else X_checked)
         self.class_counts_ = np.bincount(y_idx, minlength=len(self.classes_))
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))

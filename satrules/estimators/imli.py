@@ -66,6 +66,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
         with the best rules so far either way.
     n_thresholds : int, default=4
         Quantile thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
+    max_levels : int, "auto" or None, default="auto"
+        A categorical feature with more levels than this is an identifier, dropped with a
+        warning (``binarizer_.dropped_features_``); ``None`` keeps every feature (see
+        :class:`~satrules.binarize.ThresholdBinarizer` and ``docs/messy_data.md``).
     symmetry_breaking : bool, default=False
         Order the k rules lexicographically in the first partition (keeps the optimum).
     backend : str or (str, dict), default="auto"
@@ -146,8 +150,8 @@ class IMLIClassifier(IncrementalRuleClassifier):
 
     def __init__(self, n_rules=2, rule_type="dnf", data_fidelity=10, feature_weight=1,
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
-                 anchor="previous", n_thresholds=4, symmetry_breaking=False, backend="auto",
-                 time_limit=None, random_state=None, multi_class="ovr",
+                 anchor="previous", n_thresholds=4, max_levels="auto", symmetry_breaking=False,
+                 backend="auto", time_limit=None, random_state=None, multi_class="ovr",
                  max_clauses=DEFAULT_MAX_CLAUSES):
         self.n_rules = n_rules
         self.rule_type = rule_type
@@ -159,6 +163,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
         self.max_partitions = max_partitions
         self.anchor = anchor
         self.n_thresholds = n_thresholds
+        self.max_levels = max_levels
         self.symmetry_breaking = symmetry_breaking
         self.backend = backend
         self.time_limit = time_limit

@@ -68,6 +68,10 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         the best rules so far either way.
     n_thresholds : int, default=4
         Quantile thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
+    max_levels : int, "auto" or None, default="auto"
+        A categorical feature with more levels than this is an identifier, dropped with a
+        warning (``binarizer_.dropped_features_``); ``None`` keeps every feature (see
+        :class:`~satrules.binarize.ThresholdBinarizer` and ``docs/messy_data.md``).
     reduce : bool, default=True
         Emit only the clause halves the objective needs (same optimum, fewer clauses).
     distinct_features : bool, default=False
@@ -139,7 +143,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
 
     def __init__(self, n_rules=2, max_literals_per_rule=3, data_fidelity=10, objective="exact",
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
-                 anchor="previous", n_thresholds=4, reduce=True,
+                 anchor="previous", n_thresholds=4, max_levels="auto", reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr"):
         self.n_rules = n_rules
@@ -152,6 +156,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         self.max_partitions = max_partitions
         self.anchor = anchor
         self.n_thresholds = n_thresholds
+        self.max_levels = max_levels
         self.reduce = reduce
         self.distinct_features = distinct_features
         self.symmetry_breaking = symmetry_breaking
