@@ -364,12 +364,34 @@ class HiGHSBackend(BackendBase):
         bound = info.mip_dual_bound if mip.n_cols else float(reported)
         lower = None
         if math.isfinite(bound):
-            # the bound is a double: round up past float noise, never above the incumbent
-            lower = min(math.ceil(bound - 1e-6 - 4 * math.ulp(bound)), model.cost(values))
-            lower = max(lower, 0)
+            lower = max(min(integer_bound(bound), model.cost(values)), 0)
         return make_solution(model, status, values, reported_cost=reported, lower_bound=lower,
                              wall_time=wall, message=f"HiGHS model status {status_name}",
                              **common)
+
+
+def integer_bound(bound: float) -> int:
+    """Return the integer lower bound implied by HiGHS's double ``bound`` on an integer objective.
+
+    The bound may carry float noise either way.  Noise below an integer is removed
+    by rounding up; a fractional part of at most ``slack`` above an integer is
+    taken as noise.  The slack is capped at 0.25, and the comparison is exact
+    (``bound - floor(bound)`` is exact for doubles): the former
+    ``ceil(bound - 1e-6 - 4 * ulp(bound))`` subtracted 1 or more from ``2**50`` on,
+    and near ``2**52`` ``bound - 0.5`` itself rounds to an even neighbour, so exact
+    bounds such as ``2**50`` came back as ``2**50 - 1`` and withdrew a correct
+    optimality claim (issue #12, row 4).
+
+    Examples
+    --------
+    >>> integer_bound(2.0**50), integer_bound(2.0**52 + 1), integer_bound(7.0000000001)
+    (1125899906842624, 4503599627370497, 7)
+    >>> integer_bound(6.9999999), integer_bound(6.4)
+    (7, 7)
+    """
+    slack = min(0.25, 1e-6 + 4 * math.ulp(bound))
+    whole = math.floor(bound)
+    return whole if bound - whole <= slack else whole + 1
 
 
 def _to_lp(highspy: Any, mip: MIP) -> Any:

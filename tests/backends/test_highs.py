@@ -98,10 +98,10 @@ def test_weights_beyond_2_53_are_refused():
 
 @needs_highs
 def test_exact_optimum_with_large_weights_below_2_53():
-    """A gap of 1 in a cost near 2**40 is resolved exactly (the gap tolerance is absolute).
+    """A gap of 1 in a cost near 2**40 and near 2**50 is resolved exactly and proven.
 
-    Near 2**50 a double cannot hold ``cost - 0.99``; there the bound may round
-    down to ``cost - 1`` and the answer is honestly FEASIBLE with the right cost.
+    The second half pins issue #12 row 4: the bound 2**50 + 2**40 was rounded down
+    to one less than the cost, withdrawing a correct OPTIMAL.
     """
     m = Model()
     x, y = m.new_var("x"), m.new_var("y")
@@ -113,7 +113,8 @@ def test_exact_optimum_with_large_weights_below_2_53():
     m.add_soft([-x], 2**50)
     m.add_soft([-y], 2**50)
     sol = registry.solve(m, backend="highs")
-    assert sol.status.is_feasible and sol.cost == 2**50 + 2**40 and sol["y"]
+    assert sol.status is Status.OPTIMAL and sol.cost == 2**50 + 2**40 and sol["y"]
+    assert sol.lower_bound == sol.cost
 
 
 @needs_highs
