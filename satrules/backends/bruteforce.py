@@ -15,6 +15,7 @@ __all__ = ["BruteForceBackend", "MAX_VARS"]
 
 MAX_VARS = 20
 _CHUNK = 1 << 15
+_INT64_MAX = 2**63 - 1
 
 
 class BruteForceBackend(BackendBase):
@@ -49,7 +50,11 @@ class BruteForceBackend(BackendBase):
             raise BackendError(f"bruteforce refuses models over {MAX_VARS} variables (got {n})")
         start = time.perf_counter()
         soft = model.soft
-        weights = soft.weights.astype(object) if soft.weights.dtype == object else soft.weights
+        weights = soft.weights
+        if model.soft_weight_sum() > _INT64_MAX:
+            # a sum of int64 weights would wrap (three weights of 2**62 summed to -2**63 and
+            # won the argmin): exact Python ints instead
+            weights = weights.astype(object)
         best_cost, best_row = None, None
         total = 1 << n
         timed_out = False

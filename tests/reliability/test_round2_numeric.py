@@ -10,6 +10,7 @@ import pytest
 
 from satrules import Status, solve
 from satrules.backends.highs import HiGHSBackend, integer_bound
+from satrules.ir import Model
 from tests.strategies import either_or_model
 
 needs_highs = pytest.mark.skipif(not HiGHSBackend.available(), reason="highspy is not installed")
@@ -42,3 +43,19 @@ def test_highs_proves_big_weight_optimum(weight, other):
     sol = solve(model, backend="highs", time_limit=30)
     assert sol.status is Status.OPTIMAL, sol.message
     assert sol.cost == min(weight, other) == sol.lower_bound
+
+
+def test_bruteforce_sums_weights_beyond_int64_exactly():
+    """Row 11: three soft weights of 2**62 overflowed int64 in bruteforce's costs and message."""
+    model = Model()
+    xs = [int(v) for v in model.new_vars("x", 3)]
+    model.add_hard(xs)                               # at least one x is true
+    model.add_soft_units([-v for v in xs], 2**62)    # each true x costs 2**62
+    model.add_soft([xs[0]], 2**62 + 1)               # x0 false costs one more
+    sol = solve(model, backend="bruteforce")
+    assert sol.status is Status.OPTIMAL
+    assert sol.cost == sol.reported_cost == 2**62 and sol["x", 0]
+    model.add_hard([xs[1]])
+    model.add_hard([xs[2]])                          # x1 and x2 are forced: 2 * 2**62 at least
+    sol = solve(model, backend="bruteforce")         # the worst cost 4 * 2**62 + 1 wrapped
+    assert sol.cost == sol.reported_cost == 3 * 2**62 and sol["x", 0]
