@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import math
+import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Solution
 
-__all__ = ["Backend", "BackendBase", "hint_values", "package_version", "parse_backend_specs"]
+__all__ = ["Backend", "BackendBase", "check_time_limit", "hint_values", "package_version",
+           "parse_backend_specs"]
 
 
 @runtime_checkable
@@ -64,6 +67,32 @@ class BackendBase:
             raise BackendUnavailableError(
                 f"backend {cls.name!r} needs {cls.module!r}, which is not installed: {cls.install}"
             )
+
+
+def check_time_limit(time_limit: float | None) -> float | None:
+    """Return ``time_limit`` as positive finite seconds, or ``None`` for no limit.
+
+    ``float("inf")`` means no limit (it once reached ``threading.Timer`` and the
+    engines as an ``OverflowError`` in a thread, issue #12 row 10).  Zero,
+    negative, NaN and non-numbers are refused.
+
+    Raises
+    ------
+    EncodingError
+        If ``time_limit`` is not ``None``, ``inf`` or a positive number.
+
+    Examples
+    --------
+    >>> check_time_limit(float("inf")) is None, check_time_limit(2)
+    (True, 2.0)
+    """
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) \
+            or not time_limit > 0:
+        raise EncodingError(f"time_limit must be positive seconds (or inf for no limit), "
+                            f"got {time_limit!r}")
+    return None if math.isinf(time_limit) else float(time_limit)
 
 
 def package_version(distribution: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from satrules.backends.base import BackendBase
+from satrules.backends.base import BackendBase, check_time_limit
 from satrules.exceptions import BackendError
 from satrules.ir import Model, Solution, Status, make_solution
 
@@ -45,6 +45,7 @@ class BruteForceBackend(BackendBase):
 
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         n = model.n_vars
         if n > MAX_VARS:
             raise BackendError(f"bruteforce refuses models over {MAX_VARS} variables (got {n})")

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, hint_values, package_version
+from satrules.backends.base import BackendBase, check_time_limit, hint_values, package_version
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.lowering import GRAPH_ENCODINGS, lower
@@ -142,6 +142,7 @@ class CPSATBackend(BackendBase):
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
         """Return the optimum of ``model`` (or the best answer within ``time_limit``)."""
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         self.require()
         from ortools.sat.python import cp_model
 

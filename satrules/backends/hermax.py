@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase
+from satrules.backends.base import BackendBase, check_time_limit
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.lowering import lower
@@ -316,6 +316,7 @@ class HermaxBackend(BackendBase):
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
         """Solve ``model``; ``seed`` and ``hint`` are ignored (no hermax engine takes them)."""
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         self.require()
         spec = ENGINES[self.engine]
         if not spec.complete and time_limit is None:

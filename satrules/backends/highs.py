@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, hint_values
+from satrules.backends.base import BackendBase, check_time_limit, hint_values
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS, literal_values
@@ -299,6 +299,7 @@ class HiGHSBackend(BackendBase):
 
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         self.require()
         import highspy
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, package_version
+from satrules.backends.base import BackendBase, check_time_limit, package_version
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import ClauseArray
@@ -143,6 +143,7 @@ class RC2Backend(BackendBase):
 
         ``seed`` and ``hint`` are accepted for the common interface; RC2 uses neither.
         """
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         self.require()
         if time_limit is not None and not _interruptible(self.options["solver"]):
             raise EncodingError(

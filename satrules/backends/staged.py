@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from satrules.backends.base import BackendBase, parse_backend_specs
+from satrules.backends.base import BackendBase, check_time_limit, parse_backend_specs
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS
@@ -100,6 +100,7 @@ class StagedBackend(BackendBase):
         """Run the stages in order until one proves its answer or the time is used up."""
         from satrules.backends.registry import WEIGHT_LIMITS, get_backend
 
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         start = time.perf_counter()
         weight_sum = model.soft_weight_sum()
         stages = [(n, o) for n, o in self.stages if weight_sum <= WEIGHT_LIMITS.get(n, weight_sum)]
