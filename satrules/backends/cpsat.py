@@ -126,6 +126,8 @@ class CPSATBackend(BackendBase):
 
     name = "cpsat"
     native = frozenset({"clause", "soft", "cardinality"})
+    max_vars = 2**22  # measured: about 860 bytes per variable (docs/reliability.md)
+    bytes_per_var = 860
     install = 'pip install ortools   (a satrules dependency: pip install satrules)'
     module = "ortools"
     distribution = "ortools"
@@ -143,6 +145,7 @@ class CPSATBackend(BackendBase):
               hint: Mapping | None = None) -> Solution:
         """Return the optimum of ``model`` (or the best answer within ``time_limit``)."""
         time_limit = check_time_limit(time_limit)  # inf: no limit
+        self.check_var_count(model)  # before any per-variable allocation
         self.require()
         from ortools.sat.python import cp_model
 

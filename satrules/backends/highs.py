@@ -285,6 +285,8 @@ class HiGHSBackend(BackendBase):
 
     name = "highs"
     native = KINDS
+    max_vars = 2**24  # measured: about 450 bytes per variable (docs/reliability.md)
+    bytes_per_var = 450
     install = 'pip install "satrules[highs]"'
     module = "highspy"
     distribution = "highspy"
@@ -300,6 +302,7 @@ class HiGHSBackend(BackendBase):
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
         time_limit = check_time_limit(time_limit)  # inf: no limit
+        self.check_var_count(model)  # before any per-variable allocation
         self.require()
         import highspy
 

@@ -116,6 +116,8 @@ class RC2Backend(BackendBase):
 
     name = "rc2"
     native = frozenset({"clause", "soft"})
+    max_vars = 2**24  # measured: about 310 bytes per variable (docs/reliability.md)
+    bytes_per_var = 310
     install = 'pip install python-sat   (a satrules dependency: pip install satrules)'
     module = "pysat"
     distribution = "python-sat"
@@ -144,6 +146,7 @@ class RC2Backend(BackendBase):
         ``seed`` and ``hint`` are accepted for the common interface; RC2 uses neither.
         """
         time_limit = check_time_limit(time_limit)  # inf: no limit
+        self.check_var_count(model)  # before any per-variable allocation
         self.require()
         if time_limit is not None and not _interruptible(self.options["solver"]):
             raise EncodingError(
