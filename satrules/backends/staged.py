@@ -19,6 +19,7 @@ portfolio a poor choice for the many small models of a partitioned learner).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,8 +33,14 @@ __all__ = ["StagedBackend", "DEFAULT_STAGES"]
 
 #: Stages used when ``stages`` is not given (the installed ones are kept, in this order).
 DEFAULT_STAGES: tuple[Any, ...] = ("rc2", ("hermax", {"engine": "uwrmaxsat"}), "cpsat")
-#: Seconds kept in hand after the last stage for merging and verification.
-_MARGIN = 0.05
+#: Seconds kept in hand after the last stage's limit: in-process engines answer up to
+#: about 1 s past their own limit (their watchdogs' grace), then merging and verification.
+#: At most a fifth of the limit, so that short limits still leave the stages time.
+_MARGIN = 1.0
+#: Seconds past the overall limit after which a stage still running is abandoned (it ends
+#: on its own thread): the answer comes within ``time_limit + 2`` s whatever a stage does
+#: (issue #12 row 13: 8.1 s for a 5 s limit; hermax took 24.9 s of a 9 s share).
+_GIVE_UP = 1.5
 
 
 def _parse_stages(stages: Sequence[Any] | None) -> list[tuple[str, dict]]:
@@ -100,8 +107,8 @@ class StagedBackend(BackendBase):
         """Run the stages in order until one proves its answer or the time is used up."""
         from satrules.backends.registry import WEIGHT_LIMITS, get_backend
 
-        time_limit = check_time_limit(time_limit)  # inf: no limit
         start = time.perf_counter()
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         weight_sum = model.soft_weight_sum()
         stages = [(n, o) for n, o in self.stages if weight_sum <= WEIGHT_LIMITS.get(n, weight_sum)]
         if not stages:
@@ -114,15 +121,20 @@ class StagedBackend(BackendBase):
         for i, (name, opts) in enumerate(stages):
             limit = None
             if deadline is not None:
-                left = deadline - time.perf_counter() - _MARGIN
+                left = deadline - time.perf_counter() - min(_MARGIN, 0.2 * time_limit)
                 if left <= 0.01:
                     break
                 rest = len(stages) - i
                 share = self.options["first_share"] if i == 0 else 1.0 / rest
                 limit = left if rest == 1 else max(left * share, 0.01)
             stage_hint = hint if best is None else best.assignment  # warm start
-            sol = get_backend(name)(**opts).solve(model, time_limit=limit, seed=seed,
-                                                  hint=stage_hint)
+            backend = get_backend(name)(**opts)
+            sol = _run_stage(lambda b=backend, lim=limit, h=stage_hint: b.solve(
+                model, time_limit=lim, seed=seed, hint=h), deadline)
+            if sol is None:
+                ran.append(name)
+                notes.append(f"{name}: abandoned {_GIVE_UP:g} s past the time limit")
+                break
             ran.append(sol.engine or name)
             statuses.append(sol.status)
             notes.append(f"{name}: {sol.status.value} in {sol.wall_time:.2f} s"
@@ -155,3 +167,25 @@ class StagedBackend(BackendBase):
                              options={"stages": [n for n, _ in self.stages],
                                       "first_share": self.options["first_share"]},
                              message="; ".join(notes))
+
+
+def _run_stage(call: Any, deadline: float | None) -> Solution | None:
+    """Return ``call()``, or None if it is still running ``_GIVE_UP`` s past ``deadline``."""
+    if deadline is None:
+        return call()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["solution"] = call()
+        except BaseException as exc:  # re-raised on the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="satrules-staged", daemon=True)
+    worker.start()
+    worker.join(max(deadline + _GIVE_UP - time.perf_counter(), 0.0))
+    if worker.is_alive():
+        return None
+    if "error" in box:
+        raise box["error"]
+    return box["solution"]

@@ -9,13 +9,15 @@ from __future__ import annotations
 import io
 import math
 import threading
+import time
+from types import SimpleNamespace
 from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 
 from satrules import Status, available_backends, solve
-from satrules.backends.highs import HiGHSBackend, integer_bound
+from satrules.backends.highs import HiGHSBackend, build_mip, integer_bound
 from satrules.backends.registry import get_backend
 from satrules.cli import main
 from satrules.exceptions import BackendError, EncodingError
@@ -209,3 +211,160 @@ def test_single_huge_line_is_read_in_linear_time_and_bounded_memory():
     assert len(ints) <= 2                              # the head, at most
     model = read_wcnf(io.BytesIO(line + b"0"))
     assert len(model.hard) == 1 and len(model.hard.lits) == 800_000 and model.n_vars == 12345
+
+
+def _stuck_highs(monkeypatch, incumbent):
+    """Make ``Highs.run`` a phase that never polls its clock (as root cut separation did).
+
+    It reports ``incumbent`` (column values, or None) through the improving-solution
+    callback, then blocks until the returned event is set (or 120 s pass).
+    """
+    import highspy
+
+    release = threading.Event()
+
+    def run(self):
+        if incumbent is not None:
+            out = SimpleNamespace(mip_solution=incumbent, mip_dual_bound=1.0,
+                                  objective_function_value=float("nan"))
+            self.cbMipImprovingSolution.fire(None, "", out, None)
+        release.wait(120)
+        return highspy.HighsStatus.kOk
+
+    monkeypatch.setattr(highspy.Highs, "run", run)
+    return release
+
+
+@needs_highs
+@pytest.mark.parametrize("with_incumbent", [True, False])
+def test_highs_answers_although_the_engine_ignores_its_clock(monkeypatch, with_incumbent):
+    """Row 12: an IMLI model with ``time_limit=3`` took 10.8 s and a 50k-clause file with
+    ``--timeout 5`` 16-25 s: HiGHS phases that check the clock too rarely.
+
+    A stand-in engine that never stops must still give an answer about 1 s past the
+    limit: its last incumbent (FEASIBLE) or UNKNOWN.  The bound is very generous, so
+    load cannot flake it; before the fix the call took the full 120 s.
+    """
+    model = either_or_model(3, 2)                     # columns x, y
+    release = _stuck_highs(monkeypatch, [1.0, 1.0] if with_incumbent else None)
+    t0 = time.perf_counter()
+    try:
+        sol = solve(model, backend="highs", time_limit=1)
+    finally:
+        release.set()
+    assert time.perf_counter() - t0 < 1 + 30
+    assert "overran the time limit" in sol.message
+    if with_incumbent:
+        assert sol.status is Status.FEASIBLE and sol.cost == 5 and sol.lower_bound == 1
+    else:
+        assert sol.status is Status.UNKNOWN
+
+
+@needs_highs
+def test_highs_feasible_incumbent_with_slack_relaxation_column_is_no_error():
+    """Found with row 12: a time-limited incumbent may keep a relaxation column at 1 although
+    its soft clause holds; HiGHS's objective is then above the IR cost.  That raised
+    ``BackendError("engine reported cost ... but the assignment costs ...")``.
+    """
+    import highspy
+
+    model = Model()
+    x, y = (int(v) for v in model.new_vars("x", 2))
+    model.add_soft([x, y], 5)                         # relaxation column 2 (third column)
+    model.add_soft([-x], 1)
+    backend = HiGHSBackend()
+    info = SimpleNamespace(primal_solution_status=2, objective_function_value=6.0,
+                           mip_dual_bound=0.0)
+    fake = SimpleNamespace(
+        getModelStatus=lambda: highspy.HighsModelStatus.kTimeLimit,
+        getInfo=lambda: info,
+        getSolution=lambda: SimpleNamespace(col_value=[1.0, 0.0, 1.0]),
+    )
+    sol = backend._answer(model, fake, build_mip(model), {}, time.perf_counter())
+    assert sol.status is Status.FEASIBLE and sol.cost == 1 and sol.reported_cost is None
+    assert "objective 6" in sol.message
+
+
+def _blocking(release: threading.Event):
+    """A stand-in for an engine step that never polls its clock (blocks until released)."""
+    def step(*args, **kwargs):
+        release.wait(120)
+        raise RuntimeError("released after the test")
+    return step
+
+
+@pytest.mark.parametrize("where", ["build", "compute"])
+def test_rc2_answers_although_building_or_a_core_ignores_the_clock(monkeypatch, where):
+    """Row 13: rc2 on 10**6 clauses with ``--timeout 15`` gave no answer after 100 s; its
+    clock started only after RC2 was built (7.8 s).
+
+    Building RC2 and processing a core cannot be interrupted; a stand-in that blocks in
+    either must still give UNKNOWN about 1 s past the limit.  Before: the full 120 s.
+    """
+    from pysat.examples import rc2 as pysat_rc2
+
+    release = threading.Event()
+    if where == "build":
+        monkeypatch.setattr(pysat_rc2, "RC2", _blocking(release))
+    else:
+        monkeypatch.setattr(pysat_rc2.RC2, "compute", _blocking(release))
+    t0 = time.perf_counter()
+    try:
+        sol = solve(either_or_model(3, 2), backend="rc2", time_limit=1, stratified=False)
+    finally:
+        release.set()
+    assert time.perf_counter() - t0 < 1 + 30
+    assert sol.status is Status.UNKNOWN and "did not stop" in sol.message
+
+
+def test_cpsat_answers_although_the_engine_ignores_stop(monkeypatch):
+    """Row 13: cpsat took 34 s for a 15 s limit (10 s of building, then loading and
+    presolve past the rest).  A solve that ignores ``stop_search`` is abandoned ~1 s late.
+    """
+    from ortools.sat.python import cp_model
+
+    release = threading.Event()
+    monkeypatch.setattr(cp_model.CpSolver, "solve", _blocking(release))
+    t0 = time.perf_counter()
+    try:
+        sol = solve(either_or_model(3, 2), backend="cpsat", time_limit=1)
+    finally:
+        release.set()
+    assert time.perf_counter() - t0 < 1 + 30
+    assert sol.status is Status.UNKNOWN and "did not stop" in sol.message
+
+
+def test_cpsat_building_counts_against_the_limit():
+    """Row 13: the CP-SAT model is built clause by clause in Python (about 10 s for 10**6
+    clauses); past the deadline the build stops and the answer is UNKNOWN (injected deadline).
+    """
+    from satrules.backends import cpsat
+
+    model = either_or_model(3, 2)
+    assert cpsat._build(model, [3, 2], deadline=time.perf_counter() - 1) is None
+    assert cpsat._build(model, [3, 2], deadline=None) is not None
+
+
+def test_staged_abandons_a_stage_that_never_answers(monkeypatch):
+    """Row 13: ``auto``/``staged`` took 8.1 s for a 5 s limit (stage overruns add up).
+
+    A second stage that never returns is abandoned 1.5 s past the limit and the first
+    stage's incumbent is the answer.
+    """
+    from satrules.backends import registry
+    from tests.backends.test_staged import FakeA, FakeB, _answer
+
+    monkeypatch.setitem(registry.BACKENDS, "fake_a", "tests.backends.test_staged:FakeA")
+    monkeypatch.setitem(registry.BACKENDS, "fake_b", "tests.backends.test_staged:FakeB")
+    release = threading.Event()
+    monkeypatch.setattr(FakeA, "answer", staticmethod(_answer("FEASIBLE", [True, False])))
+    monkeypatch.setattr(FakeB, "answer", staticmethod(_blocking(release)))
+    t0 = time.perf_counter()
+    try:
+        sol = solve(either_or_model(3, 2), backend="staged", stages=["fake_a", "fake_b"],
+                    time_limit=1)
+    finally:
+        release.set()
+    assert time.perf_counter() - t0 < 1 + 30
+    assert sol.status is Status.FEASIBLE and sol.cost == 3
+    assert "fake_b: abandoned" in sol.message
