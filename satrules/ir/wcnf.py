@@ -624,6 +624,7 @@ def _longest_line(block: bytes) -> int:
     return int(np.diff(bounds).max()) - 1
 
 
+_SPACE_RE = re.compile(rb"[ \t\r\x0b\x0c]")
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[list(b" \t\r\x0b\x0c")] = True  # what bytes.split() splits on (no newline here)
 _DIGIT = np.zeros(256, dtype=bool)
@@ -644,8 +645,20 @@ def _window_values(raw: bytes, begin: int, lineno: int, reader: _Reader):
     pos = begin
     while pos < len(arr):
         end = min(len(arr), pos + _LONG_LINE)
-        while end < len(arr) and not _SPACE[arr[end]]:  # never cut a token
-            end += 1
+        if end < len(arr) and not _SPACE[arr[end]]:  # never cut a token
+            space = _SPACE_RE.search(raw, end)
+            stop = space.start() if space else len(arr)
+            if stop - end > _MAX_DIGITS:
+                # a token too long to be read crosses the window's end: the tokens before
+                # it are checked first (error order), then it raises with its full length
+                cut = raw.rfind(b" ", pos, end)
+                cut = max(cut, *(raw.rfind(c, pos, end) for c in (b"\t", b"\r", b"\x0b",
+                                                                      b"\x0c")))
+                cut = max(cut + 1, pos)
+                if cut > pos:
+                    _token_values(raw, arr[pos:cut], pos, lineno, reader)
+                reader._int(raw[cut:stop], lineno, "literal")
+            end = stop
         vals, longs = _token_values(raw, arr[pos:end], pos, lineno, reader)
         long_tokens.update({n_done + k: v for k, v in longs.items()})
         parts.append(vals)

@@ -368,3 +368,18 @@ def test_staged_abandons_a_stage_that_never_answers(monkeypatch):
     assert time.perf_counter() - t0 < 1 + 30
     assert sol.status is Status.FEASIBLE and sol.cost == 3
     assert "fake_b: abandoned" in sol.message
+
+
+@pytest.mark.parametrize("token, message", [
+    (b"7" * 3_000_000, "an integer of 3000000 characters is too long"),
+    (b"x" * 3_000_000, "is not an integer"),
+])
+def test_long_line_with_a_huge_token_fails_fast(token, message):
+    """Row 14: a multi-megabyte token crossing a window is reported with its full length,
+    after the valid tokens before it, without scanning it byte by byte in Python."""
+    text = b"h " + b"1 " * 700_000 + token + b" 0\n"
+    with pytest.raises(EncodingError, match=message):
+        read_wcnf(io.BytesIO(text))
+    with mock.patch.object(wcnf_module, "_LONG_LINE", 10**9):
+        with pytest.raises(EncodingError, match=message):
+            read_wcnf(io.BytesIO(text))                # the old path: the same message
