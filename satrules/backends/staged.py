@@ -33,10 +33,12 @@ __all__ = ["StagedBackend", "DEFAULT_STAGES"]
 
 #: Stages used when ``stages`` is not given (the installed ones are kept, in this order).
 DEFAULT_STAGES: tuple[Any, ...] = ("rc2", ("hermax", {"engine": "uwrmaxsat"}), "cpsat")
-#: Seconds kept in hand after the last stage's limit: in-process engines answer up to
-#: about 1 s past their own limit (their watchdogs' grace), then merging and verification.
-#: At most a fifth of the limit, so that short limits still leave the stages time.
-_MARGIN = 1.0
+#: Seconds kept in hand after the last stage's limit for an engine's late answer (the
+#: watchdogs allow about 1 s, rarely used), merging and verification; at most a tenth of
+#: the limit, so that the short limits of partitioned learners keep their search time.
+#: The ``time_limit + 2`` s promise itself rests on ``_GIVE_UP``.
+_MARGIN = 0.5
+_MARGIN_SHARE = 0.1
 #: Seconds past the overall limit after which a stage still running is abandoned (it ends
 #: on its own thread): the answer comes within ``time_limit + 2`` s whatever a stage does
 #: (issue #12 row 13: 8.1 s for a 5 s limit; hermax took 24.9 s of a 9 s share).
@@ -121,7 +123,7 @@ class StagedBackend(BackendBase):
         for i, (name, opts) in enumerate(stages):
             limit = None
             if deadline is not None:
-                left = deadline - time.perf_counter() - min(_MARGIN, 0.2 * time_limit)
+                left = deadline - time.perf_counter() - min(_MARGIN, _MARGIN_SHARE * time_limit)
                 if left <= 0.01:
                     break
                 rest = len(stages) - i
