@@ -39,6 +39,10 @@ DEFAULT_STAGES: tuple[Any, ...] = ("rc2", ("hermax", {"engine": "uwrmaxsat"}), "
 #: The ``time_limit + 2`` s promise itself rests on ``_GIVE_UP``.
 _MARGIN = 0.5
 _MARGIN_SHARE = 0.1
+#: Shortest time a stage is given (when that much is left).  With the limit counted from
+#: the call, RC2's 10 % of a learner partition's 1.25 s (0.11 s) no longer sufficed under
+#: load, while it proved the same partitions in 0.2-1 s when given them.
+_MIN_STAGE = 1.0
 #: Seconds past the overall limit after which a stage still running is abandoned (it ends
 #: on its own thread): the answer comes within ``time_limit + 2`` s whatever a stage does
 #: (issue #12 row 13: 8.1 s for a 5 s limit; hermax took 24.9 s of a 9 s share).
@@ -128,7 +132,9 @@ class StagedBackend(BackendBase):
                     break
                 rest = len(stages) - i
                 share = self.options["first_share"] if i == 0 else 1.0 / rest
-                limit = left if rest == 1 else max(left * share, 0.01)
+                # at least _MIN_STAGE s (or all that is left): a share of a short limit is
+                # too little for any engine once building its model counts against it
+                limit = left if rest == 1 else max(left * share, min(left, _MIN_STAGE))
             stage_hint = hint if best is None else best.assignment  # warm start
             backend = get_backend(name)(**opts)
             sol = _run_stage(lambda b=backend, lim=limit, h=stage_hint: b.solve(
