@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import math
+import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Solution
 
-__all__ = ["Backend", "BackendBase", "hint_values", "package_version", "parse_backend_specs"]
+__all__ = ["Backend", "BackendBase", "check_time_limit", "hint_values", "package_version",
+           "parse_backend_specs"]
 
 
 @runtime_checkable
@@ -45,6 +48,12 @@ class BackendBase:
     install: ClassVar[str] = "pip install satrules"
     module: ClassVar[str | None] = None  # import name of the engine package
     distribution: ClassVar[str | None] = None  # its PyPI distribution name
+    #: Most variables the engine is given (``None``: no limit).  Engines allocate per
+    #: variable *number*, used or not, so one literal ``2147483647`` asked for 2**31 of
+    #: everything (issue #12 row 8); the limits are measured, see docs/reliability.md.
+    max_vars: ClassVar[int | None] = None
+    #: Measured memory per variable, quoted in the refusal.
+    bytes_per_var: ClassVar[int] = 0
 
     def __init__(self, **options: Any) -> None:
         self.options = options
@@ -58,12 +67,69 @@ class BackendBase:
         return package_version(cls.distribution) if cls.distribution else ""
 
     @classmethod
+    def check_var_count(cls, model: Model) -> None:
+        """Raise :class:`BackendError` before allocating if ``model`` has too many variables.
+
+        Examples
+        --------
+        >>> class Tiny(BackendBase):
+        ...     name, max_vars, bytes_per_var = "tiny", 2, 100
+        >>> m = Model(); xs = m.new_vars("x", 5)
+        >>> Tiny.check_var_count(m)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        satrules.exceptions.BackendError: tiny: variable 5 is beyond the 2 variables this ...
+        """
+        n = model.n_vars
+        if cls.max_vars is None or n <= cls.max_vars:
+            return
+        need = _human_bytes(n * cls.bytes_per_var) if cls.bytes_per_var else "too much memory"
+        raise BackendError(
+            f"{cls.name}: variable {n} is beyond the {cls.max_vars} variables this backend "
+            f"accepts (engines allocate for every variable number up to the largest: about "
+            f"{need} here); number the variables densely from 1"
+        )
+
+    @classmethod
     def require(cls) -> None:
         """Raise :class:`BackendUnavailableError` (naming the install line) if unavailable."""
         if not cls.available():
             raise BackendUnavailableError(
                 f"backend {cls.name!r} needs {cls.module!r}, which is not installed: {cls.install}"
             )
+
+
+def _human_bytes(n: int) -> str:
+    for unit, size in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
+
+
+def check_time_limit(time_limit: float | None) -> float | None:
+    """Return ``time_limit`` as positive finite seconds, or ``None`` for no limit.
+
+    ``float("inf")`` means no limit (it once reached ``threading.Timer`` and the
+    engines as an ``OverflowError`` in a thread, issue #12 row 10).  Zero,
+    negative, NaN and non-numbers are refused.
+
+    Raises
+    ------
+    EncodingError
+        If ``time_limit`` is not ``None``, ``inf`` or a positive number.
+
+    Examples
+    --------
+    >>> check_time_limit(float("inf")) is None, check_time_limit(2)
+    (True, 2.0)
+    """
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) \
+            or not time_limit > 0:
+        raise EncodingError(f"time_limit must be positive seconds (or inf for no limit), "
+                            f"got {time_limit!r}")
+    return None if math.isinf(time_limit) else float(time_limit)
 
 
 def package_version(distribution: str) -> str:

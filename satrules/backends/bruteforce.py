@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from satrules.backends.base import BackendBase
+from satrules.backends.base import BackendBase, check_time_limit
 from satrules.exceptions import BackendError
 from satrules.ir import Model, Solution, Status, make_solution
 
@@ -15,6 +15,7 @@ __all__ = ["BruteForceBackend", "MAX_VARS"]
 
 MAX_VARS = 20
 _CHUNK = 1 << 15
+_INT64_MAX = 2**63 - 1
 
 
 class BruteForceBackend(BackendBase):
@@ -44,12 +45,17 @@ class BruteForceBackend(BackendBase):
 
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
+        time_limit = check_time_limit(time_limit)  # inf: no limit
         n = model.n_vars
         if n > MAX_VARS:
             raise BackendError(f"bruteforce refuses models over {MAX_VARS} variables (got {n})")
         start = time.perf_counter()
         soft = model.soft
-        weights = soft.weights.astype(object) if soft.weights.dtype == object else soft.weights
+        weights = soft.weights
+        if model.soft_weight_sum() > _INT64_MAX:
+            # a sum of int64 weights would wrap (three weights of 2**62 summed to -2**63 and
+            # won the argmin): exact Python ints instead
+            weights = weights.astype(object)
         best_cost, best_row = None, None
         total = 1 << n
         timed_out = False

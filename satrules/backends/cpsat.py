@@ -39,6 +39,7 @@ wall-clock limit the result may still depend on timing.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Mapping
 from functools import reduce
@@ -46,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, hint_values, package_version
+from satrules.backends.base import BackendBase, check_time_limit, hint_values, package_version
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.lowering import GRAPH_ENCODINGS, lower
@@ -126,6 +127,8 @@ class CPSATBackend(BackendBase):
 
     name = "cpsat"
     native = frozenset({"clause", "soft", "cardinality"})
+    max_vars = 2**22  # measured: about 860 bytes per variable (docs/reliability.md)
+    bytes_per_var = 860
     install = 'pip install ortools   (a satrules dependency: pip install satrules)'
     module = "ortools"
     distribution = "ortools"
@@ -142,26 +145,39 @@ class CPSATBackend(BackendBase):
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
         """Return the optimum of ``model`` (or the best answer within ``time_limit``)."""
+        start = time.perf_counter()  # the limit covers everything below (issue #12 row 13)
+        time_limit = check_time_limit(time_limit)  # inf: no limit
+        self.check_var_count(model)  # before any per-variable allocation
         self.require()
         from ortools.sat.python import cp_model
 
-        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
         lowered = lower(model, keep=self.native, graph_encoding=self.options["graph_encoding"])
         weights = lowered.soft.weight_list()
         scale = objective_scale(weights)
-        cp, xs, offset = _build(lowered, [w // scale for w in weights])
+        solver = cp_model.CpSolver()
+        built = _build(lowered, [w // scale for w in weights], deadline)
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        params = self._parameters(solver, None if remaining is None else max(remaining, 0.01),
+                                  seed)
+        if built is None or (remaining is not None and remaining <= 0):
+            return make_solution(model, Status.UNKNOWN, wall_time=time.perf_counter() - start,
+                                 backend=self.name, engine="CP-SAT",
+                                 engine_version=self.version(), options=params,
+                                 message="time limit reached while building the CP-SAT model")
+        cp, xs, offset = built
         hinted = hint_values(model, hint)
         for var, value in hinted.items():
             cp.add_hint(xs[var], value)
-        solver = cp_model.CpSolver()
-        if time_limit is not None:  # the limit covers lowering and model building too
-            time_limit = max(time_limit - (time.perf_counter() - start), 0.01)
-        params = self._parameters(solver, time_limit, seed)
-        code = solver.solve(cp)
+        code = _solve_watched(solver, cp, deadline)
         wall = time.perf_counter() - start
-        status = _status_map()[code]
         common = dict(wall_time=wall, backend=self.name, engine="CP-SAT",
                       engine_version=self.version(), options=params)
+        if code is None:
+            return make_solution(model, Status.UNKNOWN, **common, message=(
+                f"time limit reached: CP-SAT did not stop within {_GRACE:g} s of it (loading "
+                "or presolving); it stops in a background thread"))
+        status = _status_map()[code]
         if status is Status.ERROR:
             return make_solution(model, status, message=f"CP-SAT: {cp.validate()}", **common)
         if not status.is_feasible:
@@ -210,9 +226,57 @@ class CPSATBackend(BackendBase):
         return package_version("ortools")
 
 
-def _build(lowered: Model, weights: list[int]) -> tuple[Any, list, int]:
-    """Return (CpModel, bool var per IR variable (index 0 unused), constant objective offset)."""
+#: Seconds past the limit before CP-SAT is left to stop in the background (issue #12 row
+#: 13: its loading and presolve of 10**6 clauses overran a 4.5 s limit by 2.3 s).
+_GRACE = 1.0
+#: Clauses added between two looks at the clock while building.
+_CLOCK_EVERY = 4096
+
+
+def _solve_watched(solver: Any, cp: Any, deadline: float | None) -> int | None:
+    """Return CP-SAT's status code, or None if it ran past ``deadline + _GRACE``.
+
+    CP-SAT releases the GIL while it solves; at the deadline ``stop_search`` asks it to
+    stop, and a solver still busy a grace period later is left to finish on its thread.
+    """
+    if deadline is None:
+        return solver.solve(cp)
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["code"] = solver.solve(cp)
+        except BaseException as exc:  # re-raised on the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="satrules-cpsat", daemon=True)
+    worker.start()
+    try:
+        worker.join(max(deadline - time.perf_counter(), 0.0))
+        if worker.is_alive():
+            solver.stop_search()
+            worker.join(max(deadline + _GRACE - time.perf_counter(), 0.0))
+    except BaseException:  # KeyboardInterrupt: stop CP-SAT, then re-raise
+        solver.stop_search()
+        raise
+    if worker.is_alive():
+        return None
+    if "error" in box:
+        raise box["error"]
+    return box["code"]
+
+
+def _build(lowered: Model, weights: list[int],
+           deadline: float | None = None) -> tuple[Any, list, int] | None:
+    """Return (CpModel, bool var per IR variable (index 0 unused), constant objective offset).
+
+    Returns None as soon as the clock passes ``deadline`` (building 10**6 clauses takes
+    about 10 s of Python; it counts against the time limit).
+    """
     from ortools.sat.python import cp_model
+
+    def late(i: int) -> bool:
+        return deadline is not None and i % _CLOCK_EVERY == 0 and time.perf_counter() > deadline
 
     cp = cp_model.CpModel()
     xs: list[Any] = [None] + [cp.new_bool_var(f"x{v}") for v in range(1, lowered.n_vars + 1)]
@@ -223,14 +287,18 @@ def _build(lowered: Model, weights: list[int]) -> tuple[Any, list, int]:
 
     hard = lowered.hard
     flat, bounds = hard.lits.tolist(), hard.offsets.tolist()
-    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+    for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+        if late(i):
+            return None
         cp.add_bool_or([lit(code) for code in flat[a:b]])
     for card in lowered.cardinalities:
         _add_cardinality(cp, [lit(code) for code in card.lits], card)
     soft = lowered.soft
     flat, bounds = soft.lits.tolist(), soft.offsets.tolist()
     terms, coeffs, offset = [], [], 0
-    for a, b, weight in zip(bounds[:-1], bounds[1:], weights, strict=True):
+    for i, (a, b, weight) in enumerate(zip(bounds[:-1], bounds[1:], weights, strict=True)):
+        if late(i):
+            return None
         if b == a:
             offset += weight  # an empty soft clause is always falsified
         elif b == a + 1:

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase
+from satrules.backends.base import BackendBase, check_time_limit
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.lowering import lower
@@ -305,6 +305,8 @@ class HermaxBackend(BackendBase):
 
     name = "hermax"
     native = frozenset({"clause", "soft"})
+    max_vars = 2**24  # measured: about 270 bytes per variable (docs/reliability.md)
+    bytes_per_var = 270
     install = 'pip install "satrules[hermax]"'
     module = "hermax"
     distribution = "hermax"
@@ -316,6 +318,8 @@ class HermaxBackend(BackendBase):
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
               hint: Mapping | None = None) -> Solution:
         """Solve ``model``; ``seed`` and ``hint`` are ignored (no hermax engine takes them)."""
+        time_limit = check_time_limit(time_limit)  # inf: no limit
+        self.check_var_count(model)  # before any per-variable allocation
         self.require()
         spec = ENGINES[self.engine]
         if not spec.complete and time_limit is None:

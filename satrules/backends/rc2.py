@@ -8,18 +8,21 @@ oracle.  Soft clauses keep their weights as Python ints, so weights beyond
 Time limits
 -----------
 RC2 is core-guided: until it reaches the optimum it only raises a *lower*
-bound and holds no incumbent.  With ``time_limit`` a :class:`threading.Timer`
-calls ``RC2.interrupt()``; RC2 then finishes processing the core at hand
-(PySAT lets heuristic SAT calls finish, so the overrun is usually small) and
-``compute`` returns ``None``.  The backend then runs one plain SAT call on the
-hard part, interrupted after ``min(0.5, time_limit / 4)`` seconds (or sooner, to
-answer by ``time_limit + 1`` s; skipped when RC2 itself overran that), with
-the solver's phases set to satisfy the heaviest soft units first: when that
-call finds a model, the answer is FEASIBLE with that model (its cost is
-whatever the IR says: a heuristic incumbent, with no optimisation behind it) and the lower bound
-RC2 had proven when the timer fired; otherwise the answer is UNKNOWN.  So
-the wall time stays below ``time_limit + 1`` s plus RC2's overrun on the
-core it was processing (measured up to about 2 s on large cores under heavy load).
+bound and holds no incumbent.  The limit counts from the call, so lowering and
+building RC2 (7.8 s for 10**6 clauses) are spent from it.  With ``time_limit``
+RC2 is built and run on a daemon thread (:class:`_Watched`); at the deadline
+``RC2.interrupt()`` is called (or, while RC2 is still being built, it is marked so
+that it never starts), RC2 finishes processing the core at hand and ``compute``
+returns ``None``.  The backend then runs one plain SAT call on the hard part,
+also watched, until ``min(0.5, time_limit / 4)`` seconds have passed or ``time_limit
++ 1`` s is reached, with the solver's phases set to satisfy the heaviest soft units
+first: when that call finds a model, the answer is FEASIBLE with that model (its
+cost is whatever the IR says: a heuristic incumbent, with no optimisation behind
+it) and the lower bound RC2 had proven when it was interrupted; otherwise the
+answer is UNKNOWN.  A step that does not stop within 1 s of the limit (building
+RC2, processing a large core, building the second SAT solver) is abandoned: the
+answer is UNKNOWN and the thread ends on its own when that step does.  So the
+answer comes within ``time_limit + 1.5`` s (issue #12 row 13).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, package_version
+from satrules.backends.base import BackendBase, check_time_limit, package_version
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import ClauseArray
@@ -132,6 +135,8 @@ class RC2Backend(BackendBase):
 
     name = "rc2"
     native = frozenset({"clause", "soft"})
+    max_vars = 2**24  # measured: about 310 bytes per variable (docs/reliability.md)
+    bytes_per_var = 310
     install = 'pip install python-sat   (a satrules dependency: pip install satrules)'
     module = "pysat"
     distribution = "python-sat"
@@ -159,6 +164,9 @@ class RC2Backend(BackendBase):
 
         ``seed`` and ``hint`` are accepted for the common interface; RC2 uses neither.
         """
+        start = time.perf_counter()  # the limit covers everything below (issue #12 row 13)
+        time_limit = check_time_limit(time_limit)  # inf: no limit
+        self.check_var_count(model)  # before any per-variable allocation
         self.require()
         if time_limit is not None and not _interruptible(self.options["solver"]):
             raise EncodingError(
@@ -166,7 +174,7 @@ class RC2Backend(BackendBase):
                 "(CaDiCaL, Kissat and Lingeling have no limited solve), so a time_limit "
                 "cannot be honoured; use solver='g3' (or g4, m22, mc, ...) or no time_limit"
             )
-        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
         opts = self.options
         lowered = lower(model, keep=self.native, card_encoding=opts["card_encoding"],
                         graph_encoding=opts["graph_encoding"])
@@ -178,7 +186,7 @@ class RC2Backend(BackendBase):
                                  message="an empty hard clause", **common)
         wcnf, offset, stratify = self._formula(lowered)
         common["options"]["stratified"] = stratify
-        outcome = self._run(wcnf, stratify, time_limit)
+        outcome = self._run(wcnf, stratify, deadline)
         wall = time.perf_counter() - start
         if outcome["model"] is not None:
             return make_solution(model, Status.OPTIMAL, outcome["model"],
@@ -186,8 +194,13 @@ class RC2Backend(BackendBase):
                                  lower_bound=outcome["cost"] + offset, wall_time=wall, **common)
         if not outcome["interrupted"]:
             return make_solution(model, Status.UNSATISFIABLE, wall_time=wall, **common)
-        return self._after_timeout(model, wcnf, time_limit, outcome["bound"] + offset, start,
-                                   common)
+        bound = outcome["bound"] + offset
+        if outcome["abandoned"]:
+            return make_solution(model, Status.UNKNOWN, lower_bound=bound, wall_time=wall,
+                                 message=f"time limit {time_limit} s reached: RC2 did not stop "
+                                 f"within {_GRACE:g} s (building its solver or processing a "
+                                 "core); it finishes in a background thread", **common)
+        return self._after_timeout(model, wcnf, time_limit, bound, start, common)
 
     # ------------------------------------------------------------------ helpers
     def _formula(self, lowered: Model) -> tuple[Any, int, bool]:
@@ -213,43 +226,41 @@ class RC2Backend(BackendBase):
         # RC2Stratified fails on a formula without soft clauses (pysat 1.9.dev24)
         return wcnf, offset, bool(stratify) and bool(wcnf.soft)
 
-    def _run(self, wcnf: Any, stratify: bool, time_limit: float | None) -> dict[str, Any]:
-        """Run RC2 under an optional interrupt timer."""
+    def _run(self, wcnf: Any, stratify: bool, deadline: float | None) -> dict[str, Any]:
+        """Build and run RC2; with a deadline on a watched thread (see :class:`_Watched`)."""
         from pysat.examples.rc2 import RC2, RC2Stratified
 
         opts = self.options
         kwargs = dict(solver=opts["solver"], adapt=opts["adapt"], exhaust=opts["exhaust"],
                       minz=opts["minz"], trim=opts["trim"])
-        if stratify:
-            rc2 = RC2Stratified(wcnf, blo=opts["blo"], **kwargs)
-        else:
-            rc2 = RC2(wcnf, **kwargs)
-        state = {"interrupted": False, "bound": 0}
 
-        def _interrupt() -> None:
+        def build() -> Any:
+            if stratify:
+                return RC2Stratified(wcnf, blo=opts["blo"], **kwargs)
+            return RC2(wcnf, **kwargs)
+
+        def compute(rc2: Any) -> tuple[Any, int]:
+            return rc2.compute(expect_interrupt=deadline is not None), int(rc2.cost)
+
+        state = {"bound": 0}
+
+        def interrupt(rc2: Any) -> None:
             # the cost RC2 has accumulated from fully extracted cores is a proven lower bound
             state["bound"] = int(rc2.cost)
-            state["interrupted"] = True
             rc2.interrupt()
 
-        timer = None
-        if time_limit is not None:
-            timer = threading.Timer(float(time_limit), _interrupt)
-            timer.daemon = True
-            timer.start()
+        watched = _Watched(build, compute, interrupt)
         try:
-            found = rc2.compute(expect_interrupt=timer is not None)
-            cost = int(rc2.cost)
+            finished = watched.run(deadline, None if deadline is None else deadline + _GRACE)
         except NotImplementedError as exc:  # e.g. Lingeling has no limited solve in PySAT
             raise EncodingError(f"rc2: SAT solver {opts['solver']!r} cannot run RC2: {exc}") \
                 from exc
-        finally:
-            if timer is not None:
-                timer.cancel()
-            rc2.delete()
-        if found is not None:
-            return {"model": found, "cost": cost, "interrupted": False, "bound": cost}
-        return {"model": None, "cost": None, "interrupted": state["interrupted"],
+        if finished and not watched.stopped and watched.result[0] is None:
+            return {"model": None, "interrupted": False, "abandoned": False}
+        if finished and watched.result is not None and watched.result[0] is not None:
+            found, cost = watched.result
+            return {"model": found, "cost": cost, "interrupted": False, "abandoned": False}
+        return {"model": None, "interrupted": True, "abandoned": not finished,
                 "bound": state["bound"]}
 
     def _after_timeout(self, model: Model, wcnf: Any, time_limit: float, bound: int,
@@ -259,29 +270,27 @@ class RC2Backend(BackendBase):
 
         # aim to answer by time_limit + 1 s: RC2 may already have overrun its limit while
         # finishing the core it was processing when interrupted
-        remaining = time_limit + 1.0 - (time.perf_counter() - start)
-        budget = min(0.5, time_limit / 4, remaining)
-        found = sat = None
-        if budget < 0.01:
+        answer_by = start + time_limit + _GRACE
+        stop_at = min(time.perf_counter() + min(0.5, time_limit / 4), answer_by)
+        message = f"time limit {time_limit} s reached by RC2 (lower bound {bound})"
+        if stop_at - time.perf_counter() < 0.01:
             return make_solution(model, Status.UNKNOWN, lower_bound=bound,
-                                 wall_time=time.perf_counter() - start,
-                                 message=f"time limit {time_limit} s reached by RC2 "
-                                         f"(lower bound {bound})", **common)
-        with Solver(name=self.options["solver"], bootstrap_with=wcnf.hard) as oracle:
+                                 wall_time=time.perf_counter() - start, message=message,
+                                 **common)
+
+        def search(oracle: Any) -> tuple[bool | None, list[int] | None]:
             _prefer_softs(oracle, wcnf)
-            timer = threading.Timer(budget, oracle.interrupt)
-            timer.daemon = True
-            timer.start()
-            try:
-                sat = oracle.solve_limited(expect_interrupt=True)
-                if sat:
-                    found = oracle.get_model() or []
-            finally:
-                timer.cancel()
+            sat = oracle.solve_limited(expect_interrupt=True)
+            return sat, (oracle.get_model() or []) if sat else None
+
+        # building the oracle re-reads every hard clause (seconds for 10**6): watched too
+        watched = _Watched(lambda: Solver(name=self.options["solver"], bootstrap_with=wcnf.hard),
+                           search, lambda oracle: oracle.interrupt())
+        finished = watched.run(stop_at, answer_by + 0.5)
+        sat, found = watched.result if finished and watched.result else (None, None)
         wall = time.perf_counter() - start
         if sat is False:  # None means interrupted; False is a proof
             return make_solution(model, Status.UNSATISFIABLE, wall_time=wall, **common)
-        message = f"time limit {time_limit} s reached by RC2 (lower bound {bound})"
         if found is None:
             return make_solution(model, Status.UNKNOWN, lower_bound=bound, wall_time=wall,
                                  message=message, **common)
@@ -293,3 +302,70 @@ class RC2Backend(BackendBase):
     def version(cls) -> str:
         """Return the python-sat version."""
         return package_version("python-sat")
+
+
+#: Seconds past the time limit before RC2 is abandoned to a background thread (issue #12
+#: row 13: building RC2 for 10**6 clauses took 7.8 s before the clock even started, and a
+#: core being processed is not interruptible).
+_GRACE = 1.0
+
+
+class _Watched:
+    """Run ``work(build())`` on a daemon thread, interrupt it at a deadline, give up later.
+
+    ``build`` makes a PySAT object (RC2 or a SAT solver; both have ``interrupt`` and
+    ``delete``).  At ``stop_at`` ``on_stop(obj)`` interrupts it, or, while it is still
+    being built, marks it so ``work`` never starts.  At ``give_up_at`` the caller stops
+    waiting; the thread ends by itself when the step in progress does (PySAT releases
+    the GIL while it solves, and the object is deleted by the thread that made it).
+    """
+
+    def __init__(self, build: Any, work: Any, on_stop: Any) -> None:
+        self.build, self.work, self.on_stop = build, work, on_stop
+        self.obj: Any = None
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.stopped = False
+        self.lock = threading.Lock()
+
+    def _main(self) -> None:
+        try:
+            obj = self.build()
+            with self.lock:
+                self.obj, stopped = obj, self.stopped
+            try:
+                if not stopped:
+                    self.result = self.work(obj)
+            finally:
+                with self.lock:
+                    self.obj = None
+                obj.delete()
+        except BaseException as exc:  # re-raised on the caller's thread
+            self.error = exc
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            if self.obj is not None:
+                self.on_stop(self.obj)
+
+    def run(self, stop_at: float | None, give_up_at: float | None) -> bool:
+        """Return True if the work finished (then ``result`` holds its value)."""
+        if stop_at is None:
+            self._main()
+        else:
+            thread = threading.Thread(target=self._main, name="satrules-rc2", daemon=True)
+            thread.start()
+            try:
+                thread.join(max(stop_at - time.perf_counter(), 0.0))
+                if thread.is_alive():
+                    self.stop()
+                    thread.join(max(give_up_at - time.perf_counter(), 0.0))
+            except BaseException:  # KeyboardInterrupt: interrupt the engine, then re-raise
+                self.stop()
+                raise
+            if thread.is_alive():
+                return False
+        if self.error is not None:
+            raise self.error
+        return True

@@ -12,6 +12,7 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from satrules.backends.base import check_time_limit
 from satrules.exceptions import BackendUnavailableError, EncodingError
 from satrules.ir import Model, Solution
 
@@ -178,7 +179,7 @@ def solve(model: Model, backend: str = "auto", *, time_limit: float | None = Non
         A registry name (see :func:`available_backends`) or ``"auto"``.
     time_limit : float, optional
         Wall-clock seconds; at the limit the best assignment found is returned
-        as FEASIBLE, or UNKNOWN without one.
+        as FEASIBLE, or UNKNOWN without one.  ``None`` or ``float("inf")``: no limit.
     seed : int, optional
         Random seed for engines that take one.
     hint : mapping, optional
@@ -194,8 +195,7 @@ def solve(model: Model, backend: str = "auto", *, time_limit: float | None = Non
     >>> sol.status.value, sol.cost, sol["x"]
     ('OPTIMAL', 1, False)
     """
-    if time_limit is not None and not time_limit > 0:
-        raise EncodingError(f"time_limit must be positive seconds, got {time_limit!r}")
+    time_limit = check_time_limit(time_limit)
     name = choose_backend(model, time_limit) if backend == "auto" else backend
     cls = get_backend(name)
     return cls(**options).solve(model, time_limit=time_limit, seed=seed, hint=hint)

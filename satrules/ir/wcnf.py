@@ -67,6 +67,7 @@ MAX_VARS = 2**31 - 1
 _WRITE_CHUNK = 1 << 16  # clauses per rendered chunk
 _TABLE_LIMIT = 1 << 20  # literal cells cached for |lit| <= this (16 MiB)
 _READ_BLOCK = 1 << 20  # bytes per read block
+_LONG_LINE = 1 << 20  # longer lines are tokenised in windows (bounded temporaries)
 _INT64_MAX = np.iinfo(np.int64).max
 
 
@@ -312,6 +313,11 @@ class _Reader:
         """Parse ``block`` (whole lines) whose first line has number ``first_line``."""
         if not block:
             return
+        if len(block) > _LONG_LINE and _longest_line(block) > _LONG_LINE:
+            # _fast builds several int64 arrays per *byte*: 29 bytes of memory per byte
+            # of a 20 MB line; _slow hands such a line to the windowed _long_clause
+            self._slow(block, first_line)
+            return
         fast = self._fast(block)
         if fast is not None:
             self._add(*fast)
@@ -451,6 +457,11 @@ class _Reader:
         n_lines = 0
         for i, raw in enumerate(block.split(b"\n")):
             lineno = first_line + i
+            if len(raw) > _LONG_LINE and self._long_line(raw, lineno):
+                # added directly, after what this block held before it (file order)
+                self._add(*_slow_arrays(hard, soft, weights), n_lines, max_abs)
+                hard, soft, weights, max_abs, n_lines = [], [], [], 0, 0
+                continue
             toks = raw.split()
             if not toks or toks[0][:1] == b"c":
                 continue
@@ -468,11 +479,52 @@ class _Reader:
             else:
                 soft.append(lits)
                 weights.append(weight)
-        hard_flat = [lit for c in hard for lit in c]
-        soft_flat = [lit for c in soft for lit in c]
-        self._add(np.array(hard_flat, dtype=np.int64), _offsets([len(c) for c in hard]),
-                  np.array(soft_flat, dtype=np.int64), _offsets([len(c) for c in soft]),
-                  _weight_array(weights), n_lines, max_abs)
+        self._add(*_slow_arrays(hard, soft, weights), n_lines, max_abs)
+
+    def _long_line(self, raw: bytes, lineno: int) -> bool:
+        """Parse and add one line longer than ``_LONG_LINE``; False for a p line (not handled).
+
+        Issue #12 row 14: ``raw.split()`` made a Python object per token (18.6 s and
+        956 MB for a 100 MB line before its error).  Here the body is tokenised by
+        numpy in windows of about ``_LONG_LINE`` bytes, so the extra memory is 8 bytes
+        per literal plus one window's temporaries.  Errors and their order are those
+        of :meth:`_clause`.
+        """
+        head = re.match(rb"[ \t\r\x0b\x0c]*(\S*)", raw)
+        first = head.group(1)
+        if not first or first[:1] == b"c":
+            return True  # blank or comment: nothing to add
+        if first[:1] == b"p":
+            return False  # a (malformed) p line: the token path says why
+        if self.mode is None:
+            self.mode = "2022"
+        weight: int | None = None
+        body_start = 0
+        if self.mode != "cnf":
+            weight, _ = self._clause([first, b"0"], lineno)
+            body_start = head.end()
+        values, long_tokens = _window_values(raw, body_start, lineno, self)
+        zeros = np.flatnonzero(values == 0)
+        if not len(zeros):
+            raise self.error(lineno, "missing the terminating 0")
+        if zeros[0] != len(values) - 1:
+            raise self.error(lineno, "content after the terminating 0")
+        lits = values[:-1]
+        limit = self.var_limit
+        beyond = np.flatnonzero(np.abs(lits) > min(limit, _INT64_MAX - 1))
+        if len(beyond):
+            pos = int(beyond[0])
+            lit = long_tokens.get(pos, int(lits[pos]))
+            what = "the declared variable count" if self.nv is not None else "max_vars"
+            raise self.error(lineno, f"literal {lit} is beyond {what} ({limit})")
+        max_abs = int(np.abs(lits).max()) if len(lits) else 0
+        offs = np.array([0, len(lits)], dtype=np.int64)
+        empty, none = np.zeros(0, np.int64), np.zeros(1, np.int64)
+        if weight is None:
+            self._add(lits, offs, empty, none, None, 1, max_abs)
+        else:
+            self._add(empty, none, lits, offs, _weight_array([weight]), 1, max_abs)
+        return True
 
     def _int(self, tok: bytes, lineno: int, what: str) -> int:
         if not _INT_RE.match(tok):
@@ -557,6 +609,100 @@ class _Reader:
         return self.model
 
 
+def _slow_arrays(hard: list, soft: list, weights: list) -> tuple:
+    """The ``_add`` arguments (all but the line count and largest literal) of parsed lines."""
+    hard_flat = [lit for c in hard for lit in c]
+    soft_flat = [lit for c in soft for lit in c]
+    return (np.array(hard_flat, dtype=np.int64), _offsets([len(c) for c in hard]),
+            np.array(soft_flat, dtype=np.int64), _offsets([len(c) for c in soft]),
+            _weight_array(weights))
+
+
+def _longest_line(block: bytes) -> int:
+    ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
+    bounds = np.concatenate(([-1], ends, [len(block)]))
+    return int(np.diff(bounds).max()) - 1
+
+
+_SPACE_RE = re.compile(rb"[ \t\r\x0b\x0c]")
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[list(b" \t\r\x0b\x0c")] = True  # what bytes.split() splits on (no newline here)
+_DIGIT = np.zeros(256, dtype=bool)
+_DIGIT[list(b"0123456789")] = True
+
+
+def _window_values(raw: bytes, begin: int, lineno: int, reader: _Reader):
+    """Return the int64 values of the integer tokens of ``raw[begin:]``, read in windows.
+
+    Tokens of more than 18 digits become ``_INT64_MAX`` in the array and their exact
+    value goes to the returned ``{index: int}``.  The first non-integer or too long
+    token raises the error :meth:`_Reader._int` gives for it.
+    """
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    parts: list[np.ndarray] = []
+    long_tokens: dict[int, int] = {}
+    n_done = 0
+    pos = begin
+    while pos < len(arr):
+        end = min(len(arr), pos + _LONG_LINE)
+        if end < len(arr) and not _SPACE[arr[end]]:  # never cut a token
+            space = _SPACE_RE.search(raw, end)
+            stop = space.start() if space else len(arr)
+            if stop - end > _MAX_DIGITS:
+                # a token too long to be read crosses the window's end: the tokens before
+                # it are checked first (error order), then it raises with its full length
+                cut = raw.rfind(b" ", pos, end)
+                cut = max(cut, *(raw.rfind(c, pos, end) for c in (b"\t", b"\r", b"\x0b",
+                                                                      b"\x0c")))
+                cut = max(cut + 1, pos)
+                if cut > pos:
+                    _token_values(raw, arr[pos:cut], pos, lineno, reader)
+                reader._int(raw[cut:stop], lineno, "literal")
+            end = stop
+        vals, longs = _token_values(raw, arr[pos:end], pos, lineno, reader)
+        long_tokens.update({n_done + k: v for k, v in longs.items()})
+        parts.append(vals)
+        n_done += len(vals)
+        pos = end
+    values = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return values, long_tokens
+
+
+def _token_values(raw: bytes, win: np.ndarray, offset: int, lineno: int, reader: _Reader):
+    """Values of the whitespace-separated integer tokens of one window (see _window_values)."""
+    space = _SPACE[win]
+    edge = np.diff(space.view(np.int8), prepend=np.int8(1), append=np.int8(1))
+    starts = np.flatnonzero(edge == -1)
+    lens = np.flatnonzero(edge == 1) - starts
+    if not len(starts):
+        return np.zeros(0, dtype=np.int64), {}
+    tok_of_byte = np.repeat(np.arange(len(starts)), lens)
+    body = win[~space]
+    neg = body[_offsets(lens)[:-1]] == ord("-")
+    ok_byte = _DIGIT[body]
+    ok_byte[_offsets(lens)[:-1][neg]] = True  # a leading minus
+    bad = ~np.logical_and.reduceat(ok_byte, _offsets(lens)[:-1]) | (neg & (lens < 2))
+    bad |= lens > _MAX_DIGITS
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        start = offset + int(starts[k])
+        reader._int(raw[start : start + int(lens[k])], lineno, "literal")  # raises
+    digits = body.astype(np.int64) - ord("0")
+    digits[_offsets(lens)[:-1][neg]] = 0
+    long = (lens - neg) > 18
+    exponent = np.repeat(np.cumsum(lens) - 1, lens) - np.arange(len(body))
+    digits[long[tok_of_byte]] = 0
+    np.minimum(exponent, 18, out=exponent)
+    vals = np.add.reduceat(digits * _POW10[exponent], _offsets(lens)[:-1])
+    vals[neg] *= -1
+    longs = {}
+    for k in np.flatnonzero(long).tolist():
+        start = offset + int(starts[k])
+        longs[k] = int(raw[start : start + int(lens[k])])
+        vals[k] = _INT64_MAX if longs[k] else 0
+    return vals, longs
+
+
 def _weight_array(weights: list[int]) -> np.ndarray:
     """Python int weights as int64, or as objects when one exceeds 64 bits.
 
@@ -639,7 +785,9 @@ def read_wcnf(path: Any, *, max_vars: int = MAX_VARS) -> Model:
     reader = _Reader(name, max_vars)
     compressed = isinstance(stream, (gzip.GzipFile, bz2.BZ2File, lzma.LZMAFile))
     line = 1
-    carry = b""
+    # the unfinished last line, grown in place: ``carry + data`` copied a long line
+    # once per block (quadratic; a 400 MB line had not been read after 100 s)
+    carry = bytearray()
     try:
         while True:
             data = _read_block(stream, reader, line, compressed)
@@ -647,15 +795,19 @@ def read_wcnf(path: Any, *, max_vars: int = MAX_VARS) -> Model:
                 data = data.encode("utf-8", "surrogateescape")
             if not data:
                 break
-            data = carry + data if carry else data
             cut = data.rfind(b"\n")
             if cut < 0:
-                carry = data
+                carry += data
                 continue
-            block, carry = data[: cut + 1], data[cut + 1 :]
+            if carry:
+                carry += data[: cut + 1]
+                block = bytes(carry)
+            else:
+                block = data[: cut + 1]
+            carry = bytearray(data[cut + 1 :])
             reader.feed(block, line)
             line += block.count(b"\n")
-        reader.feed(carry, line)
+        reader.feed(bytes(carry), line)
     finally:
         if owned:
             stream.close()

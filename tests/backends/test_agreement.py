@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 
 from satrules import Status, solve
 from satrules.exceptions import BackendError
 from tests.backends.conftest import BACKEND_OPTIONS, BIG_WEIGHTS, engine_backends
-from tests.strategies import tiny_models
+from tests.strategies import either_or_model, tiny_models
 
 BACKENDS = engine_backends()
 
@@ -44,6 +44,9 @@ def test_backend_agrees_with_brute_force(backend, model):
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=30, deadline=None)
 @given(model=tiny_models(max_vars=5, cardinality=False, graph=False, big_weights=True))
+# found by hypothesis: HiGHS rounded its exact bound 2**50 down to 2**50 - 1 (issue #12 row 4)
+@example(model=either_or_model(2**50, 2**50 + 1))
+@example(model=either_or_model(2**53 - 3, 1))
 def test_big_weights_exact_or_refused(backend, model):
     """Weights up to 2**70: backends claiming big weights agree exactly; others may only refuse.
 
