@@ -268,9 +268,11 @@ def test_signal_to_cli_solve_kills_solver_and_removes_temp_file(tmp_path, sig):
 
 def test_sigterm_to_portfolio_solve_kills_members(tmp_path):
     """Row 16: `timeout` (SIGTERM) on `satrules solve --backend portfolio` leaves no member
-    or member-started process running."""
+    or member-started process running, and no member's temporary file."""
     pids = tmp_path / "pids"
     pids.mkdir()
+    scratch = tmp_path / "tmp"  # TMPDIR of the CLI: the temp files of the whole run
+    scratch.mkdir()
     solver = fake(tmp_path, f"open(os.path.join({str(pids)!r}, str(os.getpid())), 'w')\n"
                             "time.sleep(120)")
     runner = tmp_path / "runner.py"
@@ -282,7 +284,7 @@ def test_sigterm_to_portfolio_solve_kills_members(tmp_path):
         "    from satrules.cli import main\n"
         "    sys.exit(main(['solve', 'm.wcnf', '--backend', 'portfolio']))\n")
     write_wcnf(three_vars(), tmp_path / "m.wcnf")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(scratch))
     proc = subprocess.Popen([sys.executable, str(runner)], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -294,6 +296,7 @@ def test_sigterm_to_portfolio_solve_kills_members(tmp_path):
         assert proc.returncode == 128 + signal.SIGTERM, err
         for pid in members + solvers:
             assert wait_until(lambda pid=pid: not alive(pid)), f"process {pid} survived"
+        assert not any(scratch.iterdir()), "a member left temporary files"
     finally:
         proc.kill()
         proc.wait()
