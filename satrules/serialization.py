@@ -40,6 +40,7 @@ import json
 import math
 import os
 import platform
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,7 +51,7 @@ import numpy as np
 from satrules.exceptions import SatrulesError
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "SchemaError", "atomic_write", "dumps", "load", "loads",
-           "save", "solution_provenance"]
+           "save", "solution_provenance", "writes_through"]
 
 #: Name stored in every rule-set file.
 SCHEMA = "satrules.ruleset"
@@ -76,6 +77,13 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
 
     If the ``with`` block raises, the temporary file is removed and ``path`` is
     left as it was (absent or with its old content): no partial output.
+
+    Only regular files are replaced.  A symbolic link is kept and the file it
+    points to is replaced (atomically, in that file's directory).  A path that
+    is (or links to) a device, FIFO or socket -- ``/dev/null``, ``/dev/stdout``,
+    a named pipe -- is opened and written in place, since renaming onto it would
+    destroy the node; there the no-partial-output promise cannot hold.  A
+    directory raises :class:`IsADirectoryError`.
 
     Parameters
     ----------
@@ -105,14 +113,22 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write mode must be 'w' or 'wb', got {mode!r}")
+    kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
+    if writes_through(path):
+        # a device, FIFO or socket: renaming a temporary file onto it would replace the
+        # node itself (``--out /dev/null`` run as root), so write to it directly
+        with open(path, mode, **kwargs) as fh:
+            yield fh
+        return
     target = Path(path)
+    if target.is_symlink():  # replace the file the link points to, keep the link
+        target = Path(os.path.realpath(target))
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise FileNotFoundError(f"output directory does not exist: {str(directory)!r}")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         os.chmod(tmp, _file_mode(target))
-        kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
             fh.flush()
@@ -122,6 +138,23 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def writes_through(path: str | os.PathLike) -> bool:
+    """True if ``path`` is (or links to) a device, FIFO or socket: written in place.
+
+    Raises
+    ------
+    IsADirectoryError
+        If ``path`` is a directory.
+    """
+    try:
+        mode = os.stat(path).st_mode  # follows symbolic links
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(f"output path is a directory: {os.fspath(path)!r}")
+    return not stat.S_ISREG(mode)
 
 
 def _file_mode(target: Path) -> int:
