@@ -13,7 +13,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "predict", help="predict with a saved rule set",
         description="Load rules.json (from `satrules learn`) and predict every row of "
                     "DATA.csv.  Columns must match those seen at training; a label column, "
-                    "if present, is ignored for prediction and used for the accuracy line.")
+                    "if present, is ignored for prediction and used for the accuracy line "
+                    "(over the rows that have a label; none if every label is missing).")
     p.add_argument("rules", metavar="rules.json")
     p.add_argument("data", metavar="DATA.csv")
     p.add_argument("--out", metavar="predictions.csv",
@@ -51,9 +52,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         out.to_csv(sys.stdout, index=False)
     if y is not None:
-        print(f"accuracy on {target!r}: {float(np.mean(pred == y)):.4f} ({len(y)} rows)",
-              file=sys.stderr)
+        print(_accuracy_line(target, pred, y), file=sys.stderr)
     return 0
+
+
+def _accuracy_line(target: str, pred: np.ndarray, y: np.ndarray) -> str:
+    """Accuracy over the rows that have a label (a missing label is not a wrong one)."""
+    import pandas as pd
+
+    labelled = ~pd.isna(y)
+    n_missing = int((~labelled).sum())
+    if not labelled.any():
+        return (f"no accuracy: every value of the label column {target!r} is missing "
+                f"({n_missing} rows)")
+    acc = float(np.mean(pred[labelled] == y[labelled]))
+    if n_missing:
+        return (f"accuracy on {target!r}: {acc:.4f} ({int(labelled.sum())} labelled rows; "
+                f"{n_missing} without a label)")
+    return f"accuracy on {target!r}: {acc:.4f} ({len(y)} rows)"
 
 
 def _saved_target(path: str) -> str | None:
