@@ -342,7 +342,7 @@ def test_malformed_file_gives_one_clear_error(data, tmp_path, name, edit, field,
     csv, rules = data
     doc = _doc(rules)
     edit(doc)
-    bad = tmp_path / f"{name}.json"
+    bad = tmp_path / "bad.json"  # a neutral name: the message must name the field itself
     text = json.dumps(doc) if name != "deep" else _deep_text(rules)
     bad.write_text(text)
     with pytest.raises(SchemaError) as info:
@@ -364,7 +364,7 @@ def test_missing_state_is_not_called_missing_schema(data, tmp_path, capsys):
     csv, rules = data
     doc = _doc(rules)
     del doc["estimator"]["state"]
-    bad = tmp_path / "nostate.json"
+    bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
     assert main(["predict", str(bad), str(csv)]) == 1
     err = capsys.readouterr().err
