@@ -406,13 +406,21 @@ class _Tracker:
         self.marker = f"{_MARKER}={token}".encode()
         self.known: dict[int, int] = {}  # pid -> start time (guards against pid reuse)
         self._last = -1e9
+        self._cost = 0.0  # seconds the last full scan took
 
     def scan(self, every: float = 0.0, environ: bool = False) -> dict:
+        """Add the solver's descendants to :attr:`known`; return the process table.
+
+        Skipped (returning ``{}``) if the last scan is less than ``every`` seconds old,
+        or less than 20 times its own duration: a host with thousands of processes
+        is scanned less often, so scanning never takes more than about 5% of a core.
+        """
         now = time.monotonic()
-        if now - self._last < every:
+        if now - self._last < max(every, 20 * self._cost if every else 0.0):
             return {}
         self._last = now
         table = _proc_table()
+        self._cost = time.monotonic() - now
         me = os.getpid()
         roots = {self.root, *self.known}
         grew = True
