@@ -26,6 +26,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -53,7 +54,7 @@ _REPORT_MARGIN = 0.3
 
 def _member_main(name: str, options: dict, deadline: float | None,
                  seed: int | None, hint: Mapping | None, conn: Any,
-                 scratch: str | None = None) -> None:
+                 scratch: str | None = None, parent: int | None = None) -> None:
     """Child entry: own process group, read the model, solve, send a plain-data answer.
 
     Temporary files go to ``scratch``, a directory the parent removes: a member is
@@ -61,6 +62,8 @@ def _member_main(name: str, options: dict, deadline: float | None,
     temporary WCNF file) may never run.
     """
     os.setpgid(0, 0)
+    if parent is not None:
+        _die_with_parent(parent)
     if scratch is not None:
         os.environ["TMPDIR"] = scratch  # for processes the member starts
         tempfile.tempdir = scratch
@@ -84,6 +87,24 @@ def _member_main(name: str, options: dict, deadline: float | None,
                                     "message": f"{type(exc).__name__}: {exc}"}).encode())
     finally:
         conn.close()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have Linux SIGKILL this member if the parent dies, even by SIGKILL (no clean-up).
+
+    ``prctl(PR_SET_PDEATHSIG)``; elsewhere a no-op.  Processes the member started
+    itself are not covered (they are killed by the parent's normal clean-up).
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
+            return
+    except (OSError, AttributeError):  # no libc prctl: not Linux
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def encode_model(model: Model) -> bytes:
@@ -201,7 +222,8 @@ class PortfolioBackend(BackendBase):
                 # not daemonic: a daemonic member could not start processes of its own
                 # (the hermax backend runs some engines in a child); killed in `finally`
                 proc = ctx.Process(target=_member_main, daemon=False,
-                                   args=(name, opts, deadline, seed, hint, child, scratch))
+                                   args=(name, opts, deadline, seed, hint, child, scratch,
+                                         os.getpid()))
                 proc.start()
                 child.close()
                 procs.append(proc)

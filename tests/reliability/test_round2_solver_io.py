@@ -340,3 +340,40 @@ def test_cli_decode_with_relative_paths(tmp_path, monkeypatch, capsys):
     assert main(["decode", "model.wcnf", "sol.txt", "--layout", "layout.json"]) == 0, \
         capsys.readouterr().err
     assert "IF " in capsys.readouterr().out
+
+
+def test_sigkill_to_portfolio_parent_kills_members(tmp_path):
+    """Row 16, the signal that cannot be handled: when the process running a portfolio
+    is SIGKILLed, its members die with it (Linux parent-death signal)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("parent-death signals are Linux only")
+    ready = tmp_path / "ready"
+    ready.mkdir()
+    solver = fake(tmp_path, f"open(os.path.join({str(ready)!r}, str(os.getpid())), 'w')\n"
+                            "time.sleep(120)")
+    runner = tmp_path / "runner.py"
+    runner.write_text(
+        "from satrules.backends.portfolio import PortfolioBackend\n"
+        "from satrules.ir import Model\n"
+        "if __name__ == '__main__':\n"
+        "    m = Model(); x = m.new_var('x'); m.add_soft([x], 1)\n"
+        f"    PortfolioBackend(backends=[('wcnf', {{'command': [{solver!r}]}})] * 2).solve(m)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, str(runner)], cwd=tmp_path, env=env)
+    solvers, members = [], []
+    try:
+        assert wait_until(lambda: len(list(ready.iterdir())) == 2), "members did not start"
+        solvers = [int(p.name) for p in ready.iterdir()]
+        members = [int(line.split()[0]) for line in _children(proc.pid)]
+        proc.kill()
+        proc.wait()
+        for pid in members:
+            assert wait_until(lambda pid=pid: not alive(pid)), f"member {pid} survived"
+    finally:
+        proc.kill()
+        proc.wait()
+        for pid in solvers + members:  # solvers: not covered by the parent-death signal
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
