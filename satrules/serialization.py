@@ -649,6 +649,10 @@ def loads(text: str, *, source: str = "<string>") -> Any:
         raise SchemaError(
             f"{source}: written with rule-set schema version {version}, but this satrules "
             f"reads versions up to {SCHEMA_VERSION}; upgrade satrules (pip install -U satrules)")
+    for name in ("metrics", "provenance", "extra"):
+        if name in doc and not isinstance(doc[name], dict):
+            raise SchemaError(f"{source}: invalid rule-set file: field {name}: expected an "
+                              f"object, got {type(doc[name]).__name__}")
     kind = doc.get("kind")
     key = {"estimator": "estimator", "ruleset": "rules"}.get(kind)
     if key is None or key not in doc:

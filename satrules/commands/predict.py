@@ -76,6 +76,9 @@ def _saved_target(path: str) -> str | None:
     import json
 
     with open(path, encoding="utf-8") as fh:
-        extra = json.load(fh).get("extra") or {}
-    target = extra.get("target")
+        extra = json.load(fh).get("extra")  # the file has loaded: it is a JSON object
+    if extra is not None and not isinstance(extra, dict):
+        raise ValueError(f"{path}: invalid rule-set file: field extra: expected an object, "
+                         f"got {type(extra).__name__}")
+    target = (extra or {}).get("target")
     return target if isinstance(target, str) else None

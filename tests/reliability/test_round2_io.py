@@ -327,6 +327,8 @@ def _cases():
                                                                 "data": [1]}), "rules_"),
         ("missing-state", lambda d: d["estimator"].pop("state"), "state"),
         ("deep", deep, "nested"),
+        ("provenance", lambda d: d.__setitem__("provenance", "yesterday"), "provenance"),
+        ("metrics", lambda d: d.__setitem__("metrics", [0.9]), "metrics"),
         ("ndarray-shape", lambda d: state(d).__setitem__(
             "classes_", {"__ndarray__": [1, 2], "dtype": "<i8", "shape": [3]}), "classes_"),
         ("bad-dtype", lambda d: state(d).__setitem__(
@@ -350,6 +352,20 @@ def test_malformed_file_gives_one_clear_error(data, tmp_path, name, edit, field,
     assert field in str(info.value)
     assert main(["predict", str(bad), str(csv)]) == 1
     assert field in capsys.readouterr().err
+
+
+def test_malformed_extra_block_is_named(data, tmp_path, capsys):
+    """Row 9: an `extra` block that is not an object (read by predict and report for the
+    saved target) is one clear error naming `extra`, not an AttributeError."""
+    csv, rules = data
+    doc = _doc(rules)
+    doc["extra"] = [1, 2]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    assert main(["predict", str(bad), str(csv)]) == 1
+    assert main(["report", str(bad), str(csv), "--out", str(tmp_path / "r.html")]) == 1
+    err = capsys.readouterr().err
+    assert "field extra" in err and "Traceback" not in err
 
 
 def _deep_text(rules: Path) -> str:
