@@ -662,6 +662,9 @@ def loads(text: str, *, source: str = "<string>") -> Any:
         if kind == "estimator":
             if not hasattr(obj, "get_params"):
                 raise _FieldError([key], SchemaError("does not hold an estimator"))
+            if getattr(obj, "rules_", None) is None:  # save() refuses unfitted estimators
+                raise _FieldError([key, "state"], SchemaError("missing fitted attribute "
+                                                              "'rules_'"))
             obj.provenance_ = _at("provenance", _decode, doc.get("provenance", {}))
             obj.metrics_ = _at("metrics", _decode, doc.get("metrics", {}))
     except _FieldError as exc:

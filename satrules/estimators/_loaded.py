@@ -31,22 +31,38 @@ def check_loaded(est: Any) -> None:
     classes = getattr(est, "classes_", None)
     if classes is not None:
         _check_classes(est, classes)
+    _check_features("", est)
     conditions = None
     binarizer = getattr(est, "binarizer_", None)
     if binarizer is not None:
+        if not hasattr(binarizer, "transform") or not hasattr(binarizer, "get_params"):
+            _fail(f"binarizer_ must be a binarizer, got {type(binarizer).__name__}")
+        _check_features("binarizer_.", binarizer, like=est)
         conditions = _check_binarizer(binarizer)
+    encoder = getattr(est, "encoder_", None)
+    if encoder is not None:
+        _check_encoder(encoder, est)
+    from satrules.rules import RuleSet
+
     rules = getattr(est, "rules_", None)
     if isinstance(rules, dict):
         if classes is not None and set(rules) != set(classes.tolist()):
             _fail(f"rules_ has rule sets for {sorted(map(str, rules))} but classes_ is "
                   f"{[str(c) for c in classes]}")
         for label, ruleset in rules.items():
+            if not isinstance(ruleset, RuleSet):
+                _fail(f"rules_[{label!r}] must be a rule set, got {type(ruleset).__name__}")
             _check_ruleset(f"rules_[{label!r}]", ruleset, conditions)
-    elif hasattr(rules, "n_columns"):
+    elif isinstance(rules, RuleSet):
         if classes is not None and len(classes) != 2:
             _fail(f"classes_ has {len(classes)} entries but rules_ is one two-class rule set")
         _check_ruleset("rules_", rules, conditions)
-    elif hasattr(rules, "labels") and hasattr(rules, "lo"):
+    elif rules is not None:
+        from satrules.mining import Candidates  # here: it imports scikit-learn's ensembles
+
+        if not isinstance(rules, Candidates):
+            _fail(f"rules_ must be a rule set, a dict of rule sets or mined rules, got "
+                  f"{type(rules).__name__}")
         _check_candidates(rules, classes)
     default = getattr(est, "default_", None)
     if default is not None and classes is not None and default not in classes.tolist():
@@ -64,6 +80,65 @@ def _check_classes(est: Any, classes: Any) -> None:
     counts = getattr(est, "class_counts_", None)
     if counts is not None and len(counts) != len(classes):
         _fail(f"classes_ has {len(classes)} entries but class_counts_ has {len(counts)}")
+
+
+def _check_features(prefix: str, obj: Any, like: Any = None) -> None:
+    """``n_features_in_`` and ``feature_names_in_`` are well formed (and match ``like``'s)."""
+    n = getattr(obj, "n_features_in_", None)
+    if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
+        _fail(f"{prefix}n_features_in_ must be a positive integer, got {n!r}")
+    names = getattr(obj, "feature_names_in_", None)
+    if names is not None:
+        if not isinstance(names, np.ndarray) or names.ndim != 1 \
+                or not all(isinstance(v, str) for v in names.tolist()):
+            _fail(f"{prefix}feature_names_in_ must be a one-dimensional array of strings")
+        if n is not None and len(names) != n:
+            _fail(f"{prefix}feature_names_in_ has {len(names)} names for n_features_in_ = {n}")
+    if like is not None:
+        for attr in ("n_features_in_", "feature_names_in_"):
+            mine, theirs = getattr(obj, attr, None), getattr(like, attr, None)
+            if mine is not None and theirs is not None and \
+                    np.asarray(mine).tolist() != np.asarray(theirs).tolist():
+                _fail(f"{prefix}{attr} differs from the estimator's {attr}")
+
+
+def _check_encoder(encoder: Any, est: Any) -> None:
+    """CDPR's column encoder: names and categories, and the column names they define."""
+    names, cats = getattr(encoder, "names", None), getattr(encoder, "categories", None)
+    if not isinstance(names, list) or not all(isinstance(v, str) for v in names):
+        _fail("encoder_.names must be a list of strings")
+    n = getattr(est, "n_features_in_", len(names))
+    if len(names) != n:
+        _fail(f"encoder_.names has {len(names)} names for n_features_in_ = {n}")
+    if not isinstance(cats, list) or len(cats) != len(names) or not all(
+            c is None or (isinstance(c, np.ndarray) and c.ndim == 1
+                          and all(isinstance(v, str) for v in c.tolist())) for c in cats):
+        _fail("encoder_.categories must hold, per feature, None (numeric) or an array of "
+              "category strings")
+    columns, indicators = [], {}
+    for name, values in zip(names, cats, strict=True):
+        if values is None:
+            columns.append(name)
+            continue
+        for value in values.tolist():
+            indicators[len(columns)] = (name, value)
+            columns.append(f"{name}={value}")
+    if list(getattr(encoder, "feature_names", [])) != columns:
+        _fail("encoder_.feature_names disagree with encoder_.names and encoder_.categories")
+    stored = getattr(encoder, "indicators", None)
+    if not isinstance(stored, dict) or {k: tuple(v) for k, v in stored.items()} != indicators:
+        _fail("encoder_.indicators disagree with encoder_.names and encoder_.categories")
+    rules = getattr(est, "rules_", None)
+    lo = getattr(rules, "lo", None)
+    if isinstance(lo, np.ndarray) and lo.ndim == 2 and lo.shape[1] != len(columns):
+        _fail(f"rules_ thresholds cover {lo.shape[1]} columns but encoder_ defines "
+              f"{len(columns)}")
+    names_in_rules = getattr(rules, "feature_names", None)
+    if names_in_rules is not None and list(names_in_rules) != columns:
+        _fail("rules_.feature_names differ from the columns encoder_ defines")
+    in_rules = getattr(rules, "indicators", None)
+    if isinstance(in_rules, dict) and {k: tuple(v) for k, v in in_rules.items()} != indicators:
+        _fail("rules_.indicators differ from the one-hot columns encoder_ defines")
 
 
 def _check_binarizer(binarizer: Any) -> list | None:
@@ -133,7 +208,21 @@ def _check_ruleset(name: str, ruleset: Any, conditions: list | None) -> None:
                          "binarizer_._specs", conditions)
 
 
+_CANDIDATE_ATTRS = ("lo", "hi", "labels", "covers", "accuracy", "feature_names", "class_names",
+                    "indicators", "width", "support")
+
+
 def _check_candidates(cands: Any, classes: Any) -> None:
+    missing = [a for a in _CANDIDATE_ATTRS if not hasattr(cands, a)]
+    if missing:
+        _fail(f"rules_ lacks {', '.join(missing)}")
+    for attr in ("lo", "hi", "labels", "accuracy", "width", "support"):
+        if not isinstance(getattr(cands, attr), np.ndarray):
+            _fail(f"rules_.{attr} must be an array")
+    if not hasattr(cands.covers, "shape") or len(cands.covers.shape) != 2:
+        _fail("rules_.covers must be a sparse matrix")
+    if not isinstance(cands.indicators, dict):
+        _fail("rules_.indicators must be an object")
     lo, hi = np.asarray(cands.lo, dtype=float), np.asarray(cands.hi, dtype=float)
     if lo.shape != hi.shape or lo.ndim != 2:
         _fail("rules_.lo and rules_.hi must be matrices of the same shape")

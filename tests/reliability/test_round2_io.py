@@ -327,6 +327,11 @@ def _cases():
                                                                 "data": [1]}), "rules_"),
         ("missing-state", lambda d: d["estimator"].pop("state"), "state"),
         ("deep", deep, "nested"),
+        ("rules-type", lambda d: state(d).__setitem__("rules_", 2.5), "rules_"),
+        ("no-rules", lambda d: state(d).pop("rules_"), "rules_"),
+        ("binarizer-type", lambda d: state(d).__setitem__("binarizer_", 1), "binarizer_"),
+        ("feature-names", lambda d: state(d).__setitem__("feature_names_in_", 3.0),
+         "feature_names_in_"),
         ("provenance", lambda d: d.__setitem__("provenance", "yesterday"), "provenance"),
         ("metrics", lambda d: d.__setitem__("metrics", [0.9]), "metrics"),
         ("ndarray-shape", lambda d: state(d).__setitem__(
@@ -352,6 +357,50 @@ def test_malformed_file_gives_one_clear_error(data, tmp_path, name, edit, field,
     assert field in str(info.value)
     assert main(["predict", str(bad), str(csv)]) == 1
     assert field in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def cdpr_rules(data, tmp_path_factory):
+    """A CDPR rule-set file learned on the same CSV plus a categorical column."""
+    csv, _ = data
+    folder = tmp_path_factory.mktemp("round2cdpr")
+    frame = pd.read_csv(csv)
+    frame["c"] = np.where(frame.b > 0, "red", "blue")
+    path = folder / "c.csv"
+    frame.to_csv(path, index=False)
+    rules = folder / "cdpr.json"
+    assert main(["learn", str(path), "--target", "label", "--method", "cdpr-gra",
+                 "--n-estimators", "3", "--test-size", "0", "--out", str(rules)]) == 0
+    return path, rules
+
+
+def _attrs(doc, name):
+    return doc["estimator"]["state"][name]["attrs"]
+
+
+@pytest.mark.parametrize("name, edit, field", [
+    ("categories", lambda d: _attrs(d, "encoder_").__setitem__("categories", [1, 2, 3]),
+     "encoder_.categories"),
+    ("indicators", lambda d: _attrs(d, "rules_").__setitem__("indicators", 5),
+     "rules_.indicators"),
+    ("labels", lambda d: _attrs(d, "rules_")["labels"]["__ndarray__"].__setitem__(0, 9),
+     "rules_.labels"),
+    ("no-lo", lambda d: _attrs(d, "rules_").pop("lo"), "lo"),
+    ("class-names", lambda d: _attrs(d, "rules_")["class_names"].__setitem__(
+        "__tuple__", ["a", "b"]), "class_names"),
+])
+def test_malformed_cdpr_file_gives_one_clear_error(cdpr_rules, tmp_path, name, edit, field):
+    """Row 9 for CDPR files (mined rules and the column encoder), found by fuzzing: one
+    SchemaError naming the attribute instead of a raw error at predict time."""
+    csv, rules = cdpr_rules
+    assert main(["predict", str(rules), str(csv)]) == 0  # the untouched file is fine
+    doc = _doc(rules)
+    edit(doc)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(SchemaError) as info:
+        serialization.load(bad)
+    assert field in str(info.value)
 
 
 def test_malformed_extra_block_is_named(data, tmp_path, capsys):
