@@ -45,6 +45,12 @@ def check_loaded(est: Any) -> None:
     from satrules.rules import RuleSet
 
     rules = getattr(est, "rules_", None)
+    # what turns raw columns into the rules' inputs: a binarizer for rule sets, the
+    # column encoder for mined rules; predict cannot run without it
+    needs = "encoder_" if rules is not None and not isinstance(rules, (dict, RuleSet)) \
+        else "binarizer_"
+    if rules is not None and getattr(est, needs, None) is None:
+        _fail(f"missing fitted attribute {needs!r} (needed to predict with rules_)")
     if isinstance(rules, dict):
         if classes is not None and set(rules) != set(classes.tolist()):
             _fail(f"rules_ has rule sets for {sorted(map(str, rules))} but classes_ is "
@@ -217,8 +223,10 @@ def _check_candidates(cands: Any, classes: Any) -> None:
     if missing:
         _fail(f"rules_ lacks {', '.join(missing)}")
     for attr in ("lo", "hi", "labels", "accuracy", "width", "support"):
-        if not isinstance(getattr(cands, attr), np.ndarray):
-            _fail(f"rules_.{attr} must be an array")
+        value, ndim = getattr(cands, attr), 2 if attr in ("lo", "hi") else 1
+        if not isinstance(value, np.ndarray) or value.ndim != ndim \
+                or value.dtype.kind not in "biuf":
+            _fail(f"rules_.{attr} must be a numeric {'matrix' if ndim == 2 else 'vector'}")
     if not hasattr(cands.covers, "shape") or len(cands.covers.shape) != 2:
         _fail("rules_.covers must be a sparse matrix")
     if not isinstance(cands.indicators, dict):

@@ -330,6 +330,7 @@ def _cases():
         ("rules-type", lambda d: state(d).__setitem__("rules_", 2.5), "rules_"),
         ("no-rules", lambda d: state(d).pop("rules_"), "rules_"),
         ("binarizer-type", lambda d: state(d).__setitem__("binarizer_", 1), "binarizer_"),
+        ("binarizer-none", lambda d: state(d).__setitem__("binarizer_", None), "binarizer_"),
         ("feature-names", lambda d: state(d).__setitem__("feature_names_in_", 3.0),
          "feature_names_in_"),
         ("provenance", lambda d: d.__setitem__("provenance", "yesterday"), "provenance"),
@@ -386,6 +387,9 @@ def _attrs(doc, name):
     ("labels", lambda d: _attrs(d, "rules_")["labels"]["__ndarray__"].__setitem__(0, 9),
      "rules_.labels"),
     ("no-lo", lambda d: _attrs(d, "rules_").pop("lo"), "lo"),
+    ("no-encoder", lambda d: d["estimator"]["state"].pop("encoder_"), "encoder_"),
+    ("accuracy-shape", lambda d: _attrs(d, "rules_")["accuracy"].update(
+        shape=[len(_attrs(d, "rules_")["accuracy"]["__ndarray__"]), 1]), "rules_.accuracy"),
     ("class-names", lambda d: _attrs(d, "rules_")["class_names"].__setitem__(
         "__tuple__", ["a", "b"]), "class_names"),
 ])
