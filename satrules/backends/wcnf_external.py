@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from satrules.backends._procs import MARKER, Tracker, format_pids
 from satrules.backends.base import BackendBase
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, lower, make_solution
@@ -70,8 +71,6 @@ _READ_SIZE = 1 << 16
 _AFTER_KILL = 1.0  # seconds to drain output after SIGKILL before giving up on the pipe
 _AFTER_EXIT = 0.5  # seconds the output may stay open after the solver itself exited
 _POLL = 0.2  # how often a silent solver is checked for having exited
-#: Environment variable set for the solver; its descendants inherit it unless they clear it.
-_MARKER = "SATRULES_SOLVER_RUN"
 
 _STATUS = {
     "OPTIMUM FOUND": Status.OPTIMAL,
@@ -325,10 +324,10 @@ class _Run:
             parts.append("killed processes the solver left running with its output open")
         if self.detached:
             parts.append(f"killed {len(self.detached)} descendant process(es) that had left "
-                         f"the solver's process group (pid {_pids(self.detached)})")
+                         f"the solver's process group (pid {format_pids(self.detached)})")
         if self.survivors:
             parts.append(f"{len(self.survivors)} descendant process(es) could not be killed "
-                         f"and may still be running (pid {_pids(self.survivors)})")
+                         f"and may still be running (pid {format_pids(self.survivors)})")
         return "; ".join(parts)
 
     def stderr_tail(self) -> str:
@@ -352,121 +351,6 @@ def _drain(stream, sink: bytearray) -> None:
         sink += chunk
         if len(sink) > 2 * _STDERR_TAIL:
             del sink[:-_STDERR_TAIL]
-
-
-def _pids(pids: Sequence[int]) -> str:
-    return ", ".join(map(str, sorted(pids)[:10])) + (", ..." if len(pids) > 10 else "")
-
-
-def _proc_table() -> dict[int, tuple[int, int, int, int]]:
-    """``pid -> (ppid, process group, session, start time)`` of live processes (``/proc``)."""
-    table = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return table
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        # the command name may hold spaces and parentheses: split after the last ")"
-        fields = stat.rsplit(b")", 1)[-1].split()
-        if len(fields) > 19 and fields[0] not in (b"Z", b"X"):
-            table[int(entry)] = (int(fields[1]), int(fields[2]), int(fields[3]),
-                                 int(fields[19]))
-    return table
-
-
-def _has_marker(pid: int, marker: bytes) -> bool:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as fh:
-            return marker in fh.read().split(b"\0")
-    except OSError:  # gone, or another user's process (not ours to kill)
-        return False
-
-
-class _Tracker:
-    """Find every process the solver started, also those that left its process group.
-
-    A descendant is a process whose parent is the solver or a known descendant, or
-    that is in the solver's session (``start_new_session`` makes the solver a session
-    leader).  A process that calls ``setsid()`` and is orphaned when the solver exits
-    loses both links, so :meth:`scan` runs while the solver lives, and the final scan
-    also recognises the marker variable every descendant inherits in its environment.
-    A process that detaches between two scans *and* clears its environment cannot be
-    found; :meth:`kill_all` reports the descendants it could not kill.
-    """
-
-    def __init__(self, root: int, token: str) -> None:
-        self.root = root
-        self.marker = f"{_MARKER}={token}".encode()
-        self.known: dict[int, int] = {}  # pid -> start time (guards against pid reuse)
-        self._last = -1e9
-        self._cost = 0.0  # seconds the last full scan took
-
-    def scan(self, every: float = 0.0, environ: bool = False) -> dict:
-        """Add the solver's descendants to :attr:`known`; return the process table.
-
-        Skipped (returning ``{}``) if the last scan is less than ``every`` seconds old,
-        or less than 20 times its own duration: a host with thousands of processes
-        is scanned less often, so scanning never takes more than about 5% of a core.
-        """
-        now = time.monotonic()
-        if now - self._last < max(every, 20 * self._cost if every else 0.0):
-            return {}
-        self._last = now
-        table = _proc_table()
-        self._cost = time.monotonic() - now
-        me = os.getpid()
-        roots = {self.root, *self.known}
-        grew = True
-        while grew:
-            grew = False
-            for pid, (ppid, _, sid, start) in table.items():
-                if pid in roots or pid == me:
-                    continue
-                if ppid in roots or sid == self.root or (
-                        environ and _has_marker(pid, self.marker)):
-                    self.known[pid] = start
-                    roots.add(pid)
-                    grew = True
-        return table
-
-    def kill_all(self) -> tuple[list[int], list[int]]:
-        """SIGKILL every descendant still alive; return ``(detached, survivors)``.
-
-        ``detached`` are the killed ones outside the solver's process group (which the
-        group kill alone would have missed).
-        """
-        killed: set[int] = set()
-        detached: set[int] = set()  # outside the solver's group: only this kill reached them
-        for _ in range(3):  # a descendant may fork while the others are being killed
-            table = self.scan(environ=True)
-            targets = [pid for pid, start in self.known.items()
-                       if pid in table and table[pid][3] == start]
-            if not targets:
-                break
-            for pid in targets:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    killed.add(pid)
-                    if table[pid][1] != self.root:
-                        detached.add(pid)
-                except (ProcessLookupError, PermissionError):
-                    pass
-        wait_until = time.monotonic() + _AFTER_KILL
-        survivors = list(killed)
-        while survivors and time.monotonic() < wait_until:
-            table = _proc_table()
-            survivors = [pid for pid in survivors
-                         if pid in table and table[pid][3] == self.known[pid]]
-            if survivors:
-                time.sleep(0.02)
-        return sorted(detached - set(survivors)), sorted(survivors)
 
 
 class ExternalWCNFBackend(BackendBase):
@@ -577,11 +461,11 @@ class ExternalWCNFBackend(BackendBase):
         """Run the solver in the caller's working directory (relative paths in the command
         mean what they meant to the caller) with ``TMPDIR`` set to the private temporary
         directory (scratch files are removed with it) and a marker in its environment
-        that its descendants inherit (how detached ones are found, see :class:`_Tracker`).
+        that its descendants inherit (how detached ones are found: ``backends._procs``).
         """
         run = _Run(argv=args)
         token = f"{os.getpid()}-{os.path.basename(tmpdir)}"
-        env = dict(os.environ, TMPDIR=tmpdir, **{_MARKER: token})
+        env = dict(os.environ, TMPDIR=tmpdir, **{MARKER: token})
         try:
             proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, env=env, start_new_session=True,
@@ -596,7 +480,7 @@ class ExternalWCNFBackend(BackendBase):
             run.start_error = f"cannot start solver {args[0]!r}: {exc}"
             return run
         run.pid = self.last_run["pid"] = proc.pid
-        tracker = _Tracker(proc.pid, token)
+        tracker = Tracker(proc.pid, token, after_kill=_AFTER_KILL)
         reader = threading.Thread(target=_drain, args=(proc.stderr, run.stderr), daemon=True)
         reader.start()
         try:
@@ -622,7 +506,7 @@ class ExternalWCNFBackend(BackendBase):
         return run
 
     def _pump(self, proc: subprocess.Popen, parser: _OutputParser, deadline: float | None,
-              run: _Run, tracker: _Tracker) -> None:
+              run: _Run, tracker: Tracker) -> None:
         """Read output until EOF and exit, enforcing the deadline (SIGTERM, then SIGKILL).
 
         When the solver exits but its output stays open (a process it started
