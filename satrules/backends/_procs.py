@@ -112,6 +112,7 @@ class Tracker:
         """
         killed: set[int] = set()
         detached: set[int] = set()  # outside the solver's group: only this kill reached them
+        denied: set[int] = set()
         for _ in range(3):  # a descendant may fork while the others are being killed
             table = self.scan(environ=True)
             targets = [pid for pid, start in self.known.items()
@@ -124,8 +125,10 @@ class Tracker:
                     killed.add(pid)
                     if table[pid][1] != self.root:
                         detached.add(pid)
-                except (ProcessLookupError, PermissionError):
+                except ProcessLookupError:
                     pass
+                except PermissionError:  # e.g. a setuid helper: say so, never claim it died
+                    denied.add(pid)
         wait_until = time.monotonic() + self.after_kill
         survivors = list(killed)
         while survivors and time.monotonic() < wait_until:
@@ -134,4 +137,4 @@ class Tracker:
                          if pid in table and table[pid][3] == self.known[pid]]
             if survivors:
                 time.sleep(0.02)
-        return sorted(detached - set(survivors)), sorted(survivors)
+        return sorted(detached - set(survivors)), sorted(set(survivors) | denied)

@@ -377,3 +377,40 @@ def test_sigkill_to_portfolio_parent_kills_members(tmp_path):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_descendant_that_cannot_be_killed_is_named(tmp_path, monkeypatch):
+    """Row 17, the honest message: a descendant the kill cannot reach (here: os.kill
+    refused, as for another user's process) is named as possibly still running, never
+    reported as killed."""
+    import satrules.backends._procs as procs
+
+    pidfile = tmp_path / "detached.pid"
+    child = ("import os, sys, time; os.setsid(); os.close(1); os.close(2); "
+             f"open({str(pidfile)!r} + '.tmp', 'w').write(str(os.getpid())); "
+             f"os.rename({str(pidfile)!r} + '.tmp', {str(pidfile)!r}); time.sleep(120)")
+    body = (f"p = subprocess.Popen([sys.executable, '-c', {child!r}], "
+            "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            f"while not os.path.exists({str(pidfile)!r}):\n    time.sleep(0.01)\n"
+            "print('o 2\\ns OPTIMUM FOUND\\nv 101', flush=True)")
+    real_kill = os.kill
+
+    def refuse(pid, sig):
+        if pidfile.exists() and pid == int(pidfile.read_text()):
+            raise PermissionError(1, "Operation not permitted")
+        return real_kill(pid, sig)
+
+    monkeypatch.setattr(procs.os, "kill", refuse)
+    try:
+        sol = ExternalWCNFBackend([fake(tmp_path, body)]).solve(three_vars())
+        detached = int(pidfile.read_text())
+        assert sol.status is Status.OPTIMAL
+        assert "could not be killed" in sol.message and str(detached) in sol.message
+        assert "killed 1 descendant" not in sol.message
+    finally:
+        monkeypatch.undo()
+        if pidfile.exists():
+            try:
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
