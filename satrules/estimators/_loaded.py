@@ -149,9 +149,9 @@ def _check_encoder(encoder: Any, est: Any) -> None:
 
 def _check_binarizer(binarizer: Any) -> list | None:
     """Check the specs and return the conditions they define (the one source of truth)."""
+    if not hasattr(binarizer, "conditions_"):
+        _fail("binarizer_ is not fitted (no conditions_)")
     specs, names = getattr(binarizer, "_specs", None), getattr(binarizer, "_names", None)
-    if specs is None or names is None:
-        return getattr(binarizer, "conditions_", None)
     if not isinstance(specs, list) or not isinstance(names, list) or len(specs) != len(names):
         _fail("binarizer_._specs and binarizer_._names must be lists of the same length")
     n_features = getattr(binarizer, "n_features_in_", len(names))

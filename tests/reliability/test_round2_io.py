@@ -331,6 +331,8 @@ def _cases():
         ("no-rules", lambda d: state(d).pop("rules_"), "rules_"),
         ("binarizer-type", lambda d: state(d).__setitem__("binarizer_", 1), "binarizer_"),
         ("binarizer-none", lambda d: state(d).__setitem__("binarizer_", None), "binarizer_"),
+        ("names-none", lambda d: state(d)["binarizer_"]["state"].__setitem__("_names", None),
+         "_names"),
         ("feature-names", lambda d: state(d).__setitem__("feature_names_in_", 3.0),
          "feature_names_in_"),
         ("provenance", lambda d: d.__setitem__("provenance", "yesterday"), "provenance"),
