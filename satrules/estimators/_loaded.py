@@ -29,7 +29,7 @@ def _fail(message: str) -> None:
 def check_loaded(est: Any) -> None:
     """Raise ``SchemaError`` naming the attribute if ``est``'s loaded state is inconsistent."""
     classes = getattr(est, "classes_", None)
-    if classes is not None:
+    if classes is not None or getattr(est, "rules_", None) is not None:
         _check_classes(est, classes)
     _check_features("", est)
     conditions = None
@@ -77,7 +77,7 @@ def check_loaded(est: Any) -> None:
 
 def _check_classes(est: Any, classes: Any) -> None:
     if not isinstance(classes, np.ndarray) or classes.ndim != 1:
-        _fail("classes_ must be a one-dimensional array")
+        _fail("classes_ must be a one-dimensional array (the rules' class labels)")
     if len(classes) < 2:
         _fail(f"classes_ has {len(classes)} entr{'y' if len(classes) == 1 else 'ies'}; a "
               "classifier needs at least 2")

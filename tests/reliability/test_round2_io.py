@@ -331,6 +331,7 @@ def _cases():
         ("no-rules", lambda d: state(d).pop("rules_"), "rules_"),
         ("binarizer-type", lambda d: state(d).__setitem__("binarizer_", 1), "binarizer_"),
         ("binarizer-none", lambda d: state(d).__setitem__("binarizer_", None), "binarizer_"),
+        ("classes-none", lambda d: state(d).__setitem__("classes_", None), "classes_"),
         ("names-none", lambda d: state(d)["binarizer_"]["state"].__setitem__("_names", None),
          "_names"),
         ("feature-names", lambda d: state(d).__setitem__("feature_names_in_", 3.0),
