@@ -358,7 +358,9 @@ def test_sigkill_to_portfolio_parent_kills_members(tmp_path):
         "if __name__ == '__main__':\n"
         "    m = Model(); x = m.new_var('x'); m.add_soft([x], 1)\n"
         f"    PortfolioBackend(backends=[('wcnf', {{'command': [{solver!r}]}})] * 2).solve(m)\n")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    scratch = tmp_path / "tmp"  # a SIGKILLed parent cannot remove its temporary files
+    scratch.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(scratch))
     proc = subprocess.Popen([sys.executable, str(runner)], cwd=tmp_path, env=env)
     solvers, members = [], []
     try:
