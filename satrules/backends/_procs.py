@@ -75,6 +75,8 @@ class Tracker:
         self.known: dict[int, int] = {}  # pid -> start time (guards against pid reuse)
         self._last = -1e9
         self._cost = 0.0  # seconds the last full scan took
+        # descendants start after the solver: only younger processes' environments are read
+        self._born = _proc_table().get(root, (0, 0, 0, 0))[3]
 
     def scan(self, every: float = 0.0, environ: bool = False) -> dict:
         """Add the solver's descendants to :attr:`known`; return the process table.
@@ -91,14 +93,18 @@ class Tracker:
         self._cost = time.monotonic() - now
         me = os.getpid()
         roots = {self.root, *self.known}
+        marked = set()
+        if environ:
+            marked = {pid for pid, (_, _, _, start) in table.items()
+                      if start >= self._born and pid not in roots and pid != me
+                      and _has_marker(pid, self.marker)}
         grew = True
         while grew:
             grew = False
             for pid, (ppid, _, sid, start) in table.items():
                 if pid in roots or pid == me:
                     continue
-                if ppid in roots or sid == self.root or (
-                        environ and _has_marker(pid, self.marker)):
+                if ppid in roots or sid == self.root or pid in marked:
                     self.known[pid] = start
                     roots.add(pid)
                     grew = True

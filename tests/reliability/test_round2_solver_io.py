@@ -416,3 +416,24 @@ def test_descendant_that_cannot_be_killed_is_named(tmp_path, monkeypatch):
                 os.kill(int(pidfile.read_text()), signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_tracker_finds_detached_process_by_environment_marker():
+    """Row 17, the last resort: a process with no parent or session link left to the
+    solver (orphaned after setsid()) is still found by the marker it inherited in its
+    environment, and killed."""
+    from satrules.backends._procs import MARKER, Tracker
+
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)"]
+    root = subprocess.Popen(sleeper, start_new_session=True)
+    stray = subprocess.Popen(sleeper, start_new_session=True,
+                             env=dict(os.environ, **{MARKER: "run-42"}))
+    try:
+        detached, survivors = Tracker(root.pid, "run-42").kill_all()
+        assert detached == [stray.pid] and survivors == []
+        stray.wait(timeout=PATIENCE)
+        assert alive(root.pid)  # the solver itself is not the tracker's to kill
+    finally:
+        for proc in (root, stray):
+            proc.kill()
+            proc.wait()
