@@ -9,9 +9,13 @@ no other file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import pkgutil
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 
 import satrules
 import satrules.commands
@@ -35,6 +39,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C so every cleanup path runs.
+
+    A subclass of :class:`KeyboardInterrupt` because that is what the backends'
+    clean-up code (kill the solver or the portfolio members, remove temporary
+    files) already handles; the default action of these signals would end the
+    process at once and leave external solvers running.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminate_like_interrupt() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`Terminated` while a command runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # handlers can only be installed from the main thread
+        return
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    old = {}
+    try:
+        for sig in wanted:
+            if signal.getsignal(sig) is signal.SIG_IGN:
+                continue  # nohup and friends: an ignored signal stays ignored
+            old[sig] = signal.signal(sig, _raise_terminated)
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (0 success, 1 failure, 2 usage)."""
     parser = build_parser()
@@ -46,10 +87,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        with _terminate_like_interrupt():
+            return int(args.func(args) or 0)
     except (SatrulesError, ValueError, OSError) as exc:
         print(f"satrules {args.command}: error: {exc}", file=sys.stderr)
         return 1
+    except Terminated as exc:
+        name = signal.Signals(exc.signum).name
+        print(f"satrules {args.command}: terminated by {name}", file=sys.stderr)
+        return 128 + exc.signum
     except KeyboardInterrupt:
         print(f"satrules {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -22,9 +22,13 @@ again and to say where it came from:
 Values that JSON has no type for are written as small tagged objects
 (``{"__ndarray__": ..., "dtype": ...}``, ``{"__tuple__": [...]}``, dataclasses
 and ``to_dict``/``from_dict`` objects by class path).  **Nothing is ever
-unpickled**: loading only rebuilds numpy arrays, scipy sparse matrices, enums,
-dataclasses and estimators whose classes live in ``satrules`` itself, so a
-rule-set file cannot run code.  Writes go to a temporary file in the target
+unpickled**: loading only rebuilds numpy arrays, scipy sparse matrices and
+the satrules classes named in :data:`LOADABLE_CLASSES` (an explicit list), so a
+rule-set file cannot run code.  Every field is checked on load: a malformed
+one raises one :class:`SchemaError` naming it (``field
+estimator.state.classes_: ...``), and a loaded estimator checks that the
+copies of its state agree (the thresholds that are printed are the ones that
+are evaluated).  Writes go to a temporary file in the target
 directory that is renamed into place, so an error never leaves half a file.
 """
 
@@ -40,6 +44,7 @@ import json
 import math
 import os
 import platform
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,8 +54,8 @@ import numpy as np
 
 from satrules.exceptions import SatrulesError
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "SchemaError", "atomic_write", "dumps", "load", "loads",
-           "save", "solution_provenance"]
+__all__ = ["LOADABLE_CLASSES", "SCHEMA", "SCHEMA_VERSION", "SchemaError", "atomic_write",
+           "dumps", "load", "loads", "save", "solution_provenance", "writes_through"]
 
 #: Name stored in every rule-set file.
 SCHEMA = "satrules.ruleset"
@@ -76,6 +81,13 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
 
     If the ``with`` block raises, the temporary file is removed and ``path`` is
     left as it was (absent or with its old content): no partial output.
+
+    Only regular files are replaced.  A symbolic link is kept and the file it
+    points to is replaced (atomically, in that file's directory).  A path that
+    is (or links to) a device, FIFO or socket -- ``/dev/null``, ``/dev/stdout``,
+    a named pipe -- is opened and written in place, since renaming onto it would
+    destroy the node; there the no-partial-output promise cannot hold.  A
+    directory raises :class:`IsADirectoryError`.
 
     Parameters
     ----------
@@ -105,14 +117,22 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write mode must be 'w' or 'wb', got {mode!r}")
+    kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
+    if writes_through(path):
+        # a device, FIFO or socket: renaming a temporary file onto it would replace the
+        # node itself (``--out /dev/null`` run as root), so write to it directly
+        with open(path, mode, **kwargs) as fh:
+            yield fh
+        return
     target = Path(path)
+    if target.is_symlink():  # replace the file the link points to, keep the link
+        target = Path(os.path.realpath(target))
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise FileNotFoundError(f"output directory does not exist: {str(directory)!r}")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         os.chmod(tmp, _file_mode(target))
-        kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
             fh.flush()
@@ -122,6 +142,23 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def writes_through(path: str | os.PathLike) -> bool:
+    """True if ``path`` is (or links to) a device, FIFO or socket: written in place.
+
+    Raises
+    ------
+    IsADirectoryError
+        If ``path`` is a directory.
+    """
+    try:
+        mode = os.stat(path).st_mode  # follows symbolic links
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(f"output path is a directory: {os.fspath(path)!r}")
+    return not stat.S_ISREG(mode)
 
 
 def _file_mode(target: Path) -> int:
@@ -142,17 +179,45 @@ def _class_path(obj: Any) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+#: The classes a file may name, by the path :func:`_class_path` writes.  An explicit
+#: list, not a module prefix: ``satrules.serialization.Path`` is ``pathlib.Path`` and
+#: ``satrules.mining.RandomForestClassifier`` is scikit-learn's, and neither may load.
+#: A new class that files must hold is added here on purpose.
+LOADABLE_CLASSES = frozenset({
+    "satrules.binarize.ThresholdBinarizer",
+    "satrules.cdpr.ExactResult",
+    "satrules.encoders.cdprl.CDPRLAnswer",
+    "satrules.encoders.cdprl.CDPRLLayout",
+    "satrules.encoders.imlib.IMLIBLayout",
+    "satrules.estimators.cdpr.CDPRClassifier",
+    "satrules.estimators.cdpr._ColumnEncoder",
+    "satrules.estimators.imli.IMLIClassifier",
+    "satrules.estimators.imlib.IMLIBClassifier",
+    "satrules.heuristics.gdy.GDYResult",
+    "satrules.heuristics.gra.GRAResult",
+    "satrules.ir.solution.Status",
+    "satrules.layout.RuleLayout",
+    "satrules.mining.Candidates",
+    "satrules.mining.MinedRule",
+    "satrules.rules.Condition",
+    "satrules.rules.Literal",
+    "satrules.rules.Rule",
+    "satrules.rules.RuleSet",
+})
+
+
 def _resolve(path: str) -> type:
-    """Import a class by ``module.Class`` path, only from inside satrules."""
-    if not isinstance(path, str) or not path.startswith("satrules."):
-        raise SchemaError(f"refusing to load class {path!r}: only satrules classes are allowed")
+    """Import a class named in :data:`LOADABLE_CLASSES`, and check it is that class."""
+    if not isinstance(path, str) or path not in LOADABLE_CLASSES:
+        raise SchemaError(f"refusing to load class {str(path)[:80]!r}: not a loadable class "
+                          "(only satrules classes listed in serialization.LOADABLE_CLASSES)")
     module, _, name = path.rpartition(".")
     try:
         cls = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as exc:
         raise SchemaError(f"unknown class {path!r} in rule-set file: {exc}") from None
-    if not isinstance(cls, type):
-        raise SchemaError(f"{path!r} is not a class")
+    if not isinstance(cls, type) or f"{cls.__module__}.{cls.__qualname__}" != path:
+        raise SchemaError(f"refusing to load class {path!r}: not a loadable class")
     return cls
 
 
@@ -231,6 +296,54 @@ def _encode_object(value: Any) -> Any:
     raise TypeError(f"cannot store a {_class_path(value)} object")
 
 
+class _FieldError(SchemaError):
+    """An error while decoding, with the path of the field it happened in."""
+
+    def __init__(self, path: list, exc: BaseException) -> None:
+        super().__init__(path, exc)
+        self.path = path
+        self.exc = exc
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self) -> str:
+        where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in self.path)
+        what = str(self.exc) if isinstance(self.exc, SchemaError) else \
+            f"{type(self.exc).__name__}: {self.exc}"
+        return f"field {where.lstrip('.')}: {what}"
+
+
+def _at(key: Any, fn: Any, *args: Any) -> Any:
+    """Call ``fn(*args)``; an error in it names ``key`` as the field it is in."""
+    try:
+        return fn(*args)
+    except _FieldError as exc:
+        exc.path.insert(0, key)
+        raise
+    except RecursionError:
+        raise
+    except Exception as exc:  # any malformed value: reported once, with its field
+        raise _FieldError([key], exc) from None
+
+
+def _field(d: dict, key: str, kind: type | tuple = object) -> Any:
+    """``d[key]``, required and of type ``kind`` (a missing or wrong field is named)."""
+    if not isinstance(d, dict) or key not in d:
+        raise SchemaError(f"missing field {key!r}")
+    value = d[key]
+    if not isinstance(value, kind):
+        raise _FieldError([key], SchemaError(f"expected {_kind_name(kind)}, got "
+                                             f"{type(value).__name__}"))
+    return value
+
+
+def _kind_name(kind: type | tuple) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
 _DECODERS: dict[str, Any] = {}
 
 
@@ -243,7 +356,7 @@ def _decoder(tag: str):
 
 @_decoder("__float__")
 def _(d: dict) -> float:
-    return float(d["__float__"])
+    return float(_field(d, "__float__", str))
 
 
 @_decoder("__solution__")
@@ -253,69 +366,90 @@ def _(d: dict) -> dict:
 
 @_decoder("__fraction__")
 def _(d: dict) -> fractions.Fraction:
-    return fractions.Fraction(d["__fraction__"])
+    return _at("__fraction__", fractions.Fraction, _field(d, "__fraction__", str))
 
 
 @_decoder("__ndarray__")
 def _(d: dict) -> np.ndarray:
-    dtype, shape = d["dtype"], tuple(d["shape"])
+    dtype, values = _field(d, "dtype", str), _field(d, "__ndarray__", list)
+    shape = tuple(_field(d, "shape", list))
+    if not all(isinstance(n, int) and n >= 0 for n in shape) or math.prod(shape) != len(values):
+        raise SchemaError(f"shape {list(shape)} does not hold {len(values)} values")
     if dtype == "object":
-        items = [_decode(v) for v in d["__ndarray__"]]
+        items = [_at(i, _decode, v) for i, v in enumerate(values)]
         arr = np.empty(len(items), dtype=object)
         arr[:] = items
         return arr.reshape(shape)
-    data = [_decode(v) if isinstance(v, dict) else v for v in d["__ndarray__"]]
+    if np.dtype(dtype).kind not in "biufUS":
+        raise SchemaError(f"dtype {dtype!r} is not stored in rule-set files")
+    data = [_at(i, _decode, v) if isinstance(v, dict) else v for i, v in enumerate(values)]
     return np.asarray(data, dtype=np.dtype(dtype)).reshape(shape)
 
 
 @_decoder("__tuple__")
 def _(d: dict) -> tuple:
-    return tuple(_decode(v) for v in d["__tuple__"])
+    return tuple(_decode(_field(d, "__tuple__", list)))
 
 
 @_decoder("__items__")
 def _(d: dict) -> dict:
-    return {_decode(k): _decode(v) for k, v in d["__items__"]}
+    out = {}
+    for i, item in enumerate(_field(d, "__items__", list)):
+        if not isinstance(item, list) or len(item) != 2:
+            raise _FieldError(["__items__", i], SchemaError("expected a [key, value] pair"))
+        key, value = _at(i, _decode, item)
+        out[key] = value
+    return out
 
 
 @_decoder("__set__")
 def _(d: dict):
-    items = [_decode(v) for v in d["__set__"]]
+    items = _decode(_field(d, "__set__", list))
     return frozenset(items) if d.get("frozen") else set(items)
 
 
 @_decoder("__enum__")
 def _(d: dict):
-    return _resolve(d["__enum__"])(_decode(d["value"]))
+    cls = _resolve(_field(d, "__enum__", str))
+    if not issubclass(cls, enum.Enum):
+        raise SchemaError(f"{d['__enum__']!r} is not an enum")
+    return _at("value", cls, _decode(_field(d, "value")))
 
 
 @_decoder("__csr__")
 def _(d: dict):
     from scipy import sparse
 
-    c = d["__csr__"]
-    return sparse.csr_matrix((_decode(c["data"]), np.asarray(c["indices"], dtype=np.int64),
-                              np.asarray(c["indptr"], dtype=np.int64)), shape=tuple(c["shape"]))
+    c = _field(d, "__csr__", dict)
+    return _at("__csr__", lambda: sparse.csr_matrix(
+        (_at("data", _decode, _field(c, "data")),
+         np.asarray(_field(c, "indices", list), dtype=np.int64),
+         np.asarray(_field(c, "indptr", list), dtype=np.int64)),
+        shape=tuple(_field(c, "shape", list))))
 
 
 @_decoder("__object__")
 def _(d: dict):
-    return _resolve(d["__object__"]).from_dict(_decode(d["data"]))
+    cls = _resolve(_field(d, "__object__", str))
+    if not hasattr(cls, "from_dict"):
+        raise SchemaError(f"{d['__object__']!r} has no from_dict")
+    return _at("data", lambda: cls.from_dict(_decode(_field(d, "data"))))
 
 
 @_decoder("__dataclass__")
 def _(d: dict):
-    cls = _resolve(d["__dataclass__"])
+    cls = _resolve(_field(d, "__dataclass__", str))
     if not dataclasses.is_dataclass(cls):
         raise SchemaError(f"{d['__dataclass__']!r} is not a dataclass")
-    return cls(**{k: _decode(v) for k, v in d["fields"].items()})
+    fields = _field(d, "fields", dict)
+    return _at("fields", lambda: cls(**{k: _at(k, _decode, v) for k, v in fields.items()}))
 
 
 @_decoder("__instance__")
 def _(d: dict):
-    cls = _resolve(d["__instance__"])
+    cls = _resolve(_field(d, "__instance__", str))
     obj = cls.__new__(cls)  # no __init__: the stored attributes are the state
-    obj.__dict__.update(_check_attrs(d["attrs"]))
+    obj.__dict__.update(_at("attrs", _check_attrs, _field(d, "attrs", dict)))
     return obj
 
 
@@ -324,7 +458,7 @@ def _check_attrs(attrs: dict) -> dict:
     for name, value in attrs.items():
         if not (isinstance(name, str) and name.isidentifier() and not name.startswith("__")):
             raise SchemaError(f"invalid attribute name {name!r}")
-        out[name] = _decode(value)
+        out[name] = _at(name, _decode, value)
     return out
 
 
@@ -335,13 +469,13 @@ def _(d: dict):
 
 def _decode(value: Any) -> Any:
     if isinstance(value, list):
-        return [_decode(v) for v in value]
+        return [_at(i, _decode, v) for i, v in enumerate(value)]
     if not isinstance(value, dict):
         return value
     for tag, fn in _DECODERS.items():
         if tag in value:
             return fn(value)
-    return {k: _decode(v) for k, v in value.items()}
+    return {k: _at(k, _decode, v) for k, v in value.items()}
 
 
 # --------------------------------------------------------------------------- estimators
@@ -372,13 +506,27 @@ def encode_estimator(est: Any) -> dict:
 
 
 def decode_estimator(d: dict) -> Any:
-    """Rebuild an estimator written by :func:`encode_estimator` (no refit, no pickle)."""
-    cls = _resolve(d["__estimator__"])
+    """Rebuild an estimator written by :func:`encode_estimator` (no refit, no pickle).
+
+    Every field is checked: a missing or malformed one raises :class:`SchemaError`
+    naming it, and an estimator that defines ``_check_loaded`` then checks that its
+    fitted state is consistent (what is printed is what is evaluated).
+    """
+    cls = _resolve(_field(d, "__estimator__", str))
     if not hasattr(cls, "get_params"):
         raise SchemaError(f"{d['__estimator__']!r} is not an estimator")
-    est = cls(**{k: _decode(v) for k, v in d.get("params", {}).items()})
-    for name, value in _check_attrs(d.get("state", {})).items():
+    params = {k: _at(k, _decode, v) for k, v in _field(d, "params", dict).items()}
+    state = _at("state", _check_attrs, _field(d, "state", dict))
+    unknown = sorted(set(params) - set(cls().get_params(deep=False)))
+    if unknown:
+        raise SchemaError(f"field params: {cls.__name__} has no parameter "
+                          f"{', '.join(map(repr, unknown))}")
+    est = cls(**params)
+    for name, value in state.items():
         setattr(est, name, value)
+    check = getattr(est, "_check_loaded", None)
+    if check is not None:
+        _at("state", check)
     return est
 
 
@@ -488,6 +636,9 @@ def loads(text: str, *, source: str = "<string>") -> Any:
         doc = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SchemaError(f"{source}: not a JSON rule-set file ({exc})") from None
+    except RecursionError:
+        raise SchemaError(f"{source}: invalid rule-set file: values nested too deeply") \
+            from None
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise SchemaError(f"{source}: not a satrules rule-set file (missing \"schema\": "
                           f"\"{SCHEMA}\")")
@@ -498,19 +649,31 @@ def loads(text: str, *, source: str = "<string>") -> Any:
         raise SchemaError(
             f"{source}: written with rule-set schema version {version}, but this satrules "
             f"reads versions up to {SCHEMA_VERSION}; upgrade satrules (pip install -U satrules)")
+    for name in ("metrics", "provenance", "extra"):
+        if name in doc and not isinstance(doc[name], dict):
+            raise SchemaError(f"{source}: invalid rule-set file: field {name}: expected an "
+                              f"object, got {type(doc[name]).__name__}")
     kind = doc.get("kind")
     key = {"estimator": "estimator", "ruleset": "rules"}.get(kind)
     if key is None or key not in doc:
         raise SchemaError(f"{source}: invalid rule-set file: kind {kind!r} without its data")
     try:
-        obj = _decode(doc[key])
+        obj = _at(key, _decode, doc[key])
+        if kind == "estimator":
+            if not hasattr(obj, "get_params"):
+                raise _FieldError([key], SchemaError("does not hold an estimator"))
+            if getattr(obj, "rules_", None) is None:  # save() refuses unfitted estimators
+                raise _FieldError([key, "state"], SchemaError("missing fitted attribute "
+                                                              "'rules_'"))
+            obj.provenance_ = _at("provenance", _decode, doc.get("provenance", {}))
+            obj.metrics_ = _at("metrics", _decode, doc.get("metrics", {}))
+    except _FieldError as exc:
+        raise SchemaError(f"{source}: invalid rule-set file: {exc.describe()}") from None
+    except RecursionError:
+        raise SchemaError(f"{source}: invalid rule-set file: values nested too deeply") \
+            from None
     except SchemaError as exc:
         raise SchemaError(f"{source}: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise SchemaError(f"{source}: invalid rule-set file: {type(exc).__name__}: {exc}") from None
-    if kind == "estimator":
-        obj.provenance_ = doc.get("provenance", {})
-        obj.metrics_ = _decode(doc.get("metrics", {}))
     return obj
 
 

@@ -7,7 +7,9 @@ model travels as plain arrays (``numpy.savez``, read with ``allow_pickle=False``
 and answers come back as JSON, so nothing is unpickled from a member.  The parent
 returns the first proven answer (``OPTIMAL`` or ``UNSATISFIABLE``) or, at the
 time limit, the cheapest incumbent any member reported, and kills every
-remaining process group before returning -- also when it is interrupted.
+remaining process group before returning -- also when it is interrupted -- and
+removes the members' temporary files (each member's ``TMPDIR`` is a private
+directory of the parent's).
 Whatever a member sends back is re-verified on the original model with
 :func:`~satrules.ir.make_solution`.
 
@@ -23,6 +25,9 @@ import io
 import json
 import multiprocessing
 import os
+import shutil
+import signal
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -48,9 +53,20 @@ _REPORT_MARGIN = 0.3
 
 
 def _member_main(name: str, options: dict, deadline: float | None,
-                 seed: int | None, hint: Mapping | None, conn: Any) -> None:
-    """Child entry: own process group, read the model, solve, send a plain-data answer."""
+                 seed: int | None, hint: Mapping | None, conn: Any,
+                 scratch: str | None = None, parent: int | None = None) -> None:
+    """Child entry: own process group, read the model, solve, send a plain-data answer.
+
+    Temporary files go to ``scratch``, a directory the parent removes: a member is
+    killed without warning, so its own clean-up (e.g. the ``wcnf`` backend's
+    temporary WCNF file) may never run.
+    """
     os.setpgid(0, 0)
+    if parent is not None:
+        _die_with_parent(parent)
+    if scratch is not None:
+        os.environ["TMPDIR"] = scratch  # for processes the member starts
+        tempfile.tempdir = scratch
     try:
         from satrules.backends.registry import solve
 
@@ -71,6 +87,24 @@ def _member_main(name: str, options: dict, deadline: float | None,
                                     "message": f"{type(exc).__name__}: {exc}"}).encode())
     finally:
         conn.close()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have Linux SIGKILL this member if the parent dies, even by SIGKILL (no clean-up).
+
+    ``prctl(PR_SET_PDEATHSIG)``; elsewhere a no-op.  Processes the member started
+    itself are not covered (they are killed by the parent's normal clean-up).
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
+            return
+    except (OSError, AttributeError):  # no libc prctl: not Linux
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def encode_model(model: Model) -> bytes:
@@ -180,6 +214,7 @@ class PortfolioBackend(BackendBase):
         ctx = multiprocessing.get_context("spawn")
         procs, conns, senders = [], {}, []
         self.last_pids = []
+        scratch = tempfile.mkdtemp(prefix="satrules-portfolio-")
         try:
             payload = encode_model(model)
             for name, opts in self.members:
@@ -187,7 +222,8 @@ class PortfolioBackend(BackendBase):
                 # not daemonic: a daemonic member could not start processes of its own
                 # (the hermax backend runs some engines in a child); killed in `finally`
                 proc = ctx.Process(target=_member_main, daemon=False,
-                                   args=(name, opts, deadline, seed, hint, child))
+                                   args=(name, opts, deadline, seed, hint, child, scratch,
+                                         os.getpid()))
                 proc.start()
                 child.close()
                 procs.append(proc)
@@ -207,6 +243,7 @@ class PortfolioBackend(BackendBase):
                 sender.join(5)  # a dead member's pipe makes a pending send fail at once
             for conn in conns:
                 conn.close()
+            shutil.rmtree(scratch, ignore_errors=True)
         return self._choose(model, answers, time.perf_counter() - start, time_limit)
 
     def _collect(self, model: Model, conns: dict, deadline: float | None) -> list[tuple]:

@@ -10,19 +10,32 @@ and parses the answer as in ALGORITHMS.md §7.3:
 * ``s OPTIMUM FOUND`` -> OPTIMAL, ``s SATISFIABLE`` -> FEASIBLE,
   ``s UNSATISFIABLE`` -> UNSATISFIABLE; ``s UNKNOWN`` or no ``s`` line ->
   FEASIBLE when a ``v`` line was read, else UNKNOWN;
+* contradictory output -- ``s UNSATISFIABLE`` together with a ``v`` line -- is
+  an ERROR whose message says whether the printed model satisfies the hard
+  clauses (then it refutes the claim);
+* a claim is trusted only when the exit code does not contradict it: 0, or
+  the MSE-family code that confirms it (30 optimum, 10 satisfiable, 20
+  unsatisfiable).  After any other exit an OPTIMUM answer is FEASIBLE and an
+  UNSATISFIABLE claim UNKNOWN, with the exit code in the message;
 * ``v`` lines in both forms: one string of ``0``/``1`` characters (character
   ``i`` is variable ``i + 1``), or signed literals, possibly over several lines
-  (unmentioned variables are false);
+  (unmentioned variables are false; ``v 1`` / ``v -2`` / ``v -3 0`` is one
+  signed model);
 * the ``o`` value printed before the model is kept as ``reported_cost``; the
   cost is always recomputed by the IR, and a disagreement is an ERROR.
 
-Exit codes are not standardised, so they are only used to explain a run that
-printed no answer.  Every failure -- missing or non-executable binary, a crash,
+The solver runs in the caller's working directory (relative paths in its
+command work), with ``TMPDIR`` set to the private temporary directory.
+
+Every failure -- missing or non-executable binary, a crash,
 a wrong-length or out-of-range ``v`` line, an ``o`` that disagrees with the
 model's cost, garbage output -- becomes ``Status.ERROR`` with a message saying
 what happened (``FEASIBLE`` when a valid model was still read).  The child
 process group is killed and the temporary directory removed in every case,
-including a ``KeyboardInterrupt`` in the caller, which is re-raised.
+including a ``KeyboardInterrupt`` in the caller, which is re-raised.  Processes
+the solver started that left its process group (``setsid()``) are found
+through ``/proc`` and killed as well; any that cannot be killed are named in
+the message.
 """
 
 from __future__ import annotations
@@ -42,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from satrules.backends._procs import MARKER, Tracker, format_pids
 from satrules.backends.base import BackendBase
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, lower, make_solution
@@ -89,6 +103,8 @@ class _OutputParser:
         self.n_garbage = 0
         self._buf = bytearray()
         self._skipping = False
+        self._closed = False  # the current model is complete: the next v line starts anew
+        self._pending: list[bytes] = []  # 0/1-only v bodies of this model that may be literals
 
     @property
     def seen_anything(self) -> bool:
@@ -153,7 +169,10 @@ class _OutputParser:
                 self.o = int(rest)
             except ValueError:
                 self.notes.append(f"unparseable o line {line[:60]!r}")
-            self.v_chunks = []
+            # a new solution starts: the next v line begins a new model, but the model
+            # printed so far stays the answer until one follows (a solver killed right
+            # after an o line has printed no model for it)
+            self._closed = True
         elif tag == b"v":
             self._v(rest)
         else:
@@ -162,19 +181,45 @@ class _OutputParser:
                 self.garbage.append(line[:80].decode("ascii", "replace"))
 
     def _v(self, body: bytes) -> None:
-        if not body.strip(b"01"):
+        """Read one ``v`` body: a bit string, or (part of) a signed literal list.
+
+        A body of only ``0``/``1`` characters is ambiguous: ``v 1`` may be the bit
+        string of a one-variable model or the literal ``1`` opening a multi-line
+        signed model (``v 1`` / ``v -2`` / ``v -3 0``).  It is read as a bit string
+        until a signed line follows in the same model, which turns the pending
+        ones (those that can be literals: no leading zero, at most 18 digits) back
+        into literals.
+        """
+        if self._closed:
+            self._closed, self._pending = False, []
+            if self.v_kind == "lits":
+                self.v_chunks = []
+        if body and not body.strip(b"01") and not (self.v_kind == "lits" and self.v_chunks):
             self.v_kind, self.v_bits, self.v_chunks = "bits", body, []
             self.v_o, self.v_error = self.o, None
+            if body[:1] == b"1" and len(body) <= 18:
+                self._pending.append(body)
+                if self.max_v_lits is not None and len(self._pending) > self.max_v_lits:
+                    del self._pending[0]
+            else:
+                self._pending = []
             return
         try:
             lits = np.array(body.split(), dtype=np.bytes_).astype(np.int64)
         except (ValueError, OverflowError):
             self.v_kind, self.v_error = "lits", f"unparseable v line {body[:60]!r}"
+            self._pending = []
             return
         if self.v_kind != "lits" or not self.v_chunks:
             self.v_error = None
+            self.v_chunks = []
+            if self._pending:  # the bit-string-looking lines before were literals
+                self.v_chunks.append(np.array([int(b) for b in self._pending], np.int64))
+        self._pending = []
         self.v_kind, self.v_bits, self.v_o = "lits", None, self.o
         self.v_chunks.append(lits[lits != 0])
+        if len(lits) and lits[-1] == 0:
+            self._closed = True  # the terminating 0: a later v line is a new model
         total = sum(len(c) for c in self.v_chunks)
         if self.max_v_lits is not None and total > self.max_v_lits:
             self.v_chunks = []
@@ -257,6 +302,8 @@ class _Run:
     timed_out: bool = False
     killed: bool = False
     orphans: bool = False  # the solver exited leaving processes that held its output open
+    detached: list[int] = field(default_factory=list)  # killed outside the process group
+    survivors: list[int] = field(default_factory=list)  # descendants that could not be killed
     start_error: str | None = None
     stderr: bytearray = field(default_factory=bytearray)
 
@@ -275,6 +322,12 @@ class _Run:
             parts.append(f"solver exited with code {self.returncode}")
         if self.orphans:
             parts.append("killed processes the solver left running with its output open")
+        if self.detached:
+            parts.append(f"killed {len(self.detached)} descendant process(es) that had left "
+                         f"the solver's process group (pid {format_pids(self.detached)})")
+        if self.survivors:
+            parts.append(f"{len(self.survivors)} descendant process(es) could not be killed "
+                         f"and may still be running (pid {format_pids(self.survivors)})")
         return "; ".join(parts)
 
     def stderr_tail(self) -> str:
@@ -384,7 +437,7 @@ class ExternalWCNFBackend(BackendBase):
         start = time.monotonic()
         low = lower(model, keep=self.native)
         tmpdir = tempfile.mkdtemp(prefix="satrules-wcnf-")
-        self.last_run = {"tmpdir": tmpdir, "pid": None, "argv": None}
+        self.last_run = {"tmpdir": tmpdir, "pid": None, "argv": None, "descendants": []}
         try:
             path = os.path.join(tmpdir, "model.wcnf")
             write_wcnf(low, path, format=self.format)
@@ -403,12 +456,19 @@ class ExternalWCNFBackend(BackendBase):
             shutil.rmtree(tmpdir, ignore_errors=True)
 
     # -- the process -------------------------------------------------------------
-    def _run(self, args: list[str], cwd: str, deadline: float | None,
+    def _run(self, args: list[str], tmpdir: str, deadline: float | None,
              parser: _OutputParser) -> _Run:
+        """Run the solver in the caller's working directory (relative paths in the command
+        mean what they meant to the caller) with ``TMPDIR`` set to the private temporary
+        directory (scratch files are removed with it) and a marker in its environment
+        that its descendants inherit (how detached ones are found: ``backends._procs``).
+        """
         run = _Run(argv=args)
+        token = f"{os.getpid()}-{os.path.basename(tmpdir)}"
+        env = dict(os.environ, TMPDIR=tmpdir, **{MARKER: token})
         try:
             proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+                                    stderr=subprocess.PIPE, env=env, start_new_session=True,
                                     close_fds=True)
         except FileNotFoundError:
             run.start_error = f"solver not found: {args[0]!r}"
@@ -420,19 +480,23 @@ class ExternalWCNFBackend(BackendBase):
             run.start_error = f"cannot start solver {args[0]!r}: {exc}"
             return run
         run.pid = self.last_run["pid"] = proc.pid
+        tracker = Tracker(proc.pid, token, after_kill=_AFTER_KILL)
         reader = threading.Thread(target=_drain, args=(proc.stderr, run.stderr), daemon=True)
         reader.start()
         try:
-            self._pump(proc, parser, deadline, run)
+            self._pump(proc, parser, deadline, run, tracker)
         except BaseException:  # KeyboardInterrupt included: never leave the solver running
             _signal_group(proc.pid, signal.SIGKILL)
             proc.wait()
             raise
         finally:
+            tracker.scan()  # last look at the solver's children before it is reaped
             if proc.poll() is None:
                 _signal_group(proc.pid, signal.SIGKILL)
                 proc.wait()
             _signal_group(proc.pid, signal.SIGKILL)  # descendants left in the group
+            run.detached, run.survivors = tracker.kill_all()
+            self.last_run["descendants"] = sorted(tracker.known)
             reader.join(timeout=_AFTER_KILL)
             proc.stdout.close()
             if not reader.is_alive():  # else a descendant outside the group holds the pipe
@@ -442,7 +506,7 @@ class ExternalWCNFBackend(BackendBase):
         return run
 
     def _pump(self, proc: subprocess.Popen, parser: _OutputParser, deadline: float | None,
-              run: _Run) -> None:
+              run: _Run, tracker: Tracker) -> None:
         """Read output until EOF and exit, enforcing the deadline (SIGTERM, then SIGKILL).
 
         When the solver exits but its output stays open (a process it started
@@ -456,6 +520,8 @@ class ExternalWCNFBackend(BackendBase):
         try:
             while True:
                 now = time.monotonic()
+                if exit_at is None:
+                    tracker.scan(every=_POLL / 2)  # learn descendants while the solver lives
                 if exit_at is None and proc.poll() is not None:
                     exit_at = now
                 if deadline is not None and term_at is None and exit_at is None \
@@ -526,9 +592,16 @@ class ExternalWCNFBackend(BackendBase):
         if status_text is not None and status is None:
             return make_solution(model, Status.ERROR, message=message(
                 f"unrecognised status line 's {status_text[:40]}'") + run.stderr_tail(), **common)
-        if status is Status.UNSATISFIABLE:
-            return make_solution(model, status, message=message(), **common)
         n_used = _max_var(low)
+        if status is Status.UNSATISFIABLE:
+            if parser.v_kind is not None:
+                return make_solution(model, Status.ERROR, message=message(
+                    _contradiction(model, parser, low.n_vars, n_used)), **common)
+            if not _exit_agrees(run, status):
+                return make_solution(model, Status.UNKNOWN, message=message(
+                    "the solver printed 's UNSATISFIABLE' but did not exit normally, so "
+                    "the claim is not trusted") + run.stderr_tail(), **common)
+            return make_solution(model, status, message=message(), **common)
         values, error = parser.values(low.n_vars, n_used)
         if error:
             return make_solution(model, Status.ERROR, message=message(
@@ -536,6 +609,11 @@ class ExternalWCNFBackend(BackendBase):
         if values is None:
             return self._no_model(model, parser, run, status, message, common)
         status = Status.OPTIMAL if status is Status.OPTIMAL else Status.FEASIBLE
+        if status is Status.OPTIMAL and not _exit_agrees(run, status):
+            # a solver that failed after printing its answer may not have finished the
+            # proof (or printed a stale line): keep the verified model, not the claim
+            status = Status.FEASIBLE
+            notes.append("the optimality claim is not trusted after that exit")
         try:
             return make_solution(model, status, values[: model.n_vars + 1],
                                  reported_cost=parser.v_o, message=message(), **common)
@@ -557,6 +635,29 @@ class ExternalWCNFBackend(BackendBase):
                 "the solver printed no answer") + run.stderr_tail(), **common)
         extra = "no model before the time limit" if run.timed_out else "no model printed"
         return make_solution(model, Status.UNKNOWN, message=message(extra), **common)
+
+
+#: Exit codes of the MSE-family conventions (Open-WBO ``MaxTypes.h``, Sat4j) that
+#: confirm an ``s`` line; ALGORITHMS.md §7.3.  0 confirms anything.
+_AGREEING_EXIT = {Status.OPTIMAL: 30, Status.FEASIBLE: 10, Status.UNSATISFIABLE: 20}
+
+
+def _exit_agrees(run: _Run, status: Status) -> bool:
+    """True if the solver's exit code does not cast doubt on the status it printed."""
+    return run.returncode in (0, _AGREEING_EXIT.get(status))
+
+
+def _contradiction(model: Model, parser: _OutputParser, n_vars: int, n_used: int) -> str:
+    """Describe output that claims UNSATISFIABLE and prints a model as well."""
+    head = "contradictory solver output: it printed 's UNSATISFIABLE' and a model (v line)"
+    values, error = parser.values(n_vars, n_used)
+    if values is None:
+        return f"{head} that is itself invalid ({error})"
+    assignment = values[: model.n_vars + 1]
+    if model.evaluate(assignment):
+        return (f"{head} that satisfies every hard clause (cost {model.cost(assignment)}), "
+                "which refutes the UNSATISFIABLE claim")
+    return f"{head} that violates a hard clause"
 
 
 def _max_var(model: Model) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import numpy as np
@@ -62,7 +63,9 @@ def _solution(model, path: str):
 
     with open(path, "rb"):  # a missing or unreadable file is reported by name
         pass
-    sol = solve(model, backend="wcnf", command=[sys.executable, "-c", _REPLAY, path],
+    # absolute: the replay must not depend on the directory the "solver" runs in
+    replay = os.path.abspath(path)
+    sol = solve(model, backend="wcnf", command=[sys.executable, "-c", _REPLAY, replay],
                 time_limit=None)
     if sol.status is Status.ERROR:
         raise ValueError(f"{path}: {sol.message}")

@@ -155,6 +155,20 @@ def _encode_cdprl(args, X, y):
     return enc.model, est, enc.layout, extra
 
 
+class _HashingWriter:
+    """A binary file wrapper that keeps the SHA-256 of everything written through it."""
+
+    mode = "wb"
+
+    def __init__(self, fh: Any) -> None:
+        self.fh = fh
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self.fh.write(data)
+
+
 def sha256(path: str) -> str:
     """Hex SHA-256 of a file."""
     digest = hashlib.sha256()
@@ -180,16 +194,21 @@ def run(args: argparse.Namespace) -> int:
                "n_vars": model.n_vars, "estimator": ser.encode_estimator(skeleton),
                "layout": ser._encode(layout), "extra": ser._encode(extra),
                "data": args.data, "target": args.target}
-    write_wcnf(model, args.out, format=args.format)
+    in_place = ser.writes_through(args.out)  # a device or FIFO is written, never removed
+    with ser.atomic_write(args.out, "wb") as fh:
+        # hashed while written: a FIFO or device cannot be read back
+        out = _HashingWriter(fh)
+        write_wcnf(model, out, format=args.format)
     if doc is not None:
-        doc["wcnf_sha256"] = sha256(args.out)
+        doc["wcnf_sha256"] = out.digest.hexdigest()
         try:
             with ser.atomic_write(args.layout) as fh:
                 json.dump(doc, fh, allow_nan=False)
         except BaseException:
             import os
 
-            os.unlink(args.out)  # no half result: the WCNF without its layout is removed
+            if not in_place:  # no half result: the WCNF without its layout is removed
+                os.unlink(args.out)
             raise
     print(f"wrote {args.out}: {model.n_vars} variables, {len(model.hard)} hard and "
           f"{len(model.soft)} soft clauses before lowering"

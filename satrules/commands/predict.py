@@ -15,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "DATA.csv.  Columns are matched by name (extra columns are ignored with a "
                     "note; a missing one is an error); missing values and unseen categories "
                     "are allowed (docs/messy_data.md).  A label column, if present, is ignored "
-                    "for prediction and used for the accuracy line.")
+                    "for prediction and used for the accuracy line (over the rows that have a "
+                    "label; none if every label is missing).")
     p.add_argument("rules", metavar="rules.json")
     p.add_argument("data", metavar="DATA.csv")
     p.add_argument("--out", metavar="predictions.csv",
@@ -53,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         out.to_csv(sys.stdout, index=False)
     if y is not None:
-        print(f"accuracy on {target!r}: {float(np.mean(pred == y)):.4f} ({len(y)} rows)",
-              file=sys.stderr)
+        print(_accuracy_line(target, pred, y), file=sys.stderr)
     return 0
 
 
@@ -78,10 +78,29 @@ def _training_columns(est, frame, path: str):
     return frame[names]
 
 
+def _accuracy_line(target: str, pred: np.ndarray, y: np.ndarray) -> str:
+    """Accuracy over the rows that have a label (a missing label is not a wrong one)."""
+    import pandas as pd
+
+    labelled = ~pd.isna(y)
+    n_missing = int((~labelled).sum())
+    if not labelled.any():
+        return (f"no accuracy: every value of the label column {target!r} is missing "
+                f"({n_missing} rows)")
+    acc = float(np.mean(pred[labelled] == y[labelled]))
+    if n_missing:
+        return (f"accuracy on {target!r}: {acc:.4f} ({int(labelled.sum())} labelled rows; "
+                f"{n_missing} without a label)")
+    return f"accuracy on {target!r}: {acc:.4f} ({len(y)} rows)"
+
+
 def _saved_target(path: str) -> str | None:
     import json
 
     with open(path, encoding="utf-8") as fh:
-        extra = json.load(fh).get("extra") or {}
-    target = extra.get("target")
+        extra = json.load(fh).get("extra")  # the file has loaded: it is a JSON object
+    if extra is not None and not isinstance(extra, dict):
+        raise ValueError(f"{path}: invalid rule-set file: field extra: expected an object, "
+                         f"got {type(extra).__name__}")
+    target = (extra or {}).get("target")
     return target if isinstance(target, str) else None

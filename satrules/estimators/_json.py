@@ -44,6 +44,12 @@ class RuleFileMixin:
 
         return serialization.save(self, path, **kwargs)
 
+    def _check_loaded(self) -> None:
+        """Refuse inconsistent fitted state read from a file (see ``_loaded``)."""
+        from satrules.estimators._loaded import check_loaded
+
+        check_loaded(self)
+
     @classmethod
     def load(cls, path: str | os.PathLike) -> Any:
         """Read an estimator of this class from a rule-set file."""
