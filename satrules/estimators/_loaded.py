@@ -15,9 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from satrules.rules import MISSING
+
 __all__ = ["check_loaded"]
 
-_KINDS = ("constant", "binary", "categorical", "ordinal")
+_KINDS = ("constant", "binary", "categorical", "ordinal", "dropped")
 
 
 def _fail(message: str) -> None:
@@ -121,12 +123,25 @@ def _check_encoder(encoder: Any, est: Any) -> None:
                           and all(isinstance(v, str) for v in c.tolist())) for c in cats):
         _fail("encoder_.categories must hold, per feature, None (numeric) or an array of "
               "category strings")
+    # column kinds (numeric / categorical / dropped ID-like) and the missing-value
+    # indicators of numeric columns; files saved before they existed have neither
+    kinds = getattr(encoder, "kinds", None) or \
+        ["numeric" if c is None else "categorical" for c in cats]
+    nullable = getattr(encoder, "nullable", None) or [False] * len(kinds)
+    if not isinstance(kinds, list) or len(kinds) != len(names) or not all(
+            k in ("numeric", "categorical", "dropped") for k in kinds):
+        _fail("encoder_.kinds must hold, per feature, 'numeric', 'categorical' or 'dropped'")
+    if not isinstance(nullable, list) or len(nullable) != len(names) or not all(
+            isinstance(v, bool) for v in nullable):
+        _fail("encoder_.nullable must hold one bool per feature")
     columns, indicators = [], {}
-    for name, values in zip(names, cats, strict=True):
-        if values is None:
-            columns.append(name)
+    for name, values, kind, has_missing in zip(names, cats, kinds, nullable, strict=True):
+        if kind == "dropped":
             continue
-        for value in values.tolist():
+        if kind == "numeric":
+            columns.append(name)
+            values = np.array([MISSING]) if has_missing else None
+        for value in values.tolist() if values is not None else []:
             indicators[len(columns)] = (name, value)
             columns.append(f"{name}={value}")
     if list(getattr(encoder, "feature_names", [])) != columns:
