@@ -365,9 +365,10 @@ def encode_imlib(Xb: Any, y: Any, n_rules: int = 1, max_literals_per_rule: int =
                          X=X, y=t)
     hint = None
     if prior is not None:
-        hint = hint_imlib(layout, prior)
-        if not model.evaluate(hint):   # e.g. a repeated column under distinct_features
-            hint = None
+        values = _hint_values(layout, prior, model.n_vars)
+        # checked as a bool array: converting the dict form costs a third of the encoding
+        if model.evaluate(values):   # fails e.g. on a repeated column under distinct_features
+            hint = _hint_dict(layout, values)
     return Encoding(model, layout, hint)
 
 
@@ -520,6 +521,16 @@ def hint_imlib(layout: IMLIBLayout, rules: RuleSet) -> dict[int, bool]:
     and ``distinct_features`` needs distinct columns), and ``e``, ``z`` and
     ``η`` take their functional values.
     """
+    return _hint_dict(layout, _hint_values(layout, rules))
+
+
+def _layout_vars(layout: IMLIBLayout) -> list[np.ndarray]:
+    arrays = [layout.u, layout.p, layout.e, layout.z]
+    return arrays if layout.eta is None else [*arrays, layout.eta]
+
+
+def _hint_values(layout: IMLIBLayout, rules: RuleSet, n_vars: int | None = None) -> np.ndarray:
+    """:func:`hint_imlib` as a bool array indexed by variable (index 0 unused)."""
     k, ell, m1 = layout.u.shape
     m = m1 - 1
     cols, positive = slots_from_rules(rules, k, ell, m)
@@ -531,11 +542,18 @@ def hint_imlib(layout: IMLIBLayout, rules: RuleSet) -> dict[int, bool]:
     lit = np.where(positive[None], xcol, ~xcol)
     e_val = np.where((cols == m)[None], True, lit).transpose(1, 2, 0)   # (k, l, n)
     z_val = e_val.all(axis=1)
-    values = {}
+    if n_vars is None:
+        n_vars = max(int(arr.max()) for arr in _layout_vars(layout) if arr.size)
+    values = np.zeros(n_vars + 1, dtype=bool)
     for arr, val in ((layout.u, u_val), (layout.p, positive), (layout.e, e_val),
                      (layout.z, z_val)):
-        values.update(zip(arr.reshape(-1).tolist(), val.reshape(-1).tolist(), strict=True))
+        values[arr] = val
     if layout.eta is not None:
-        covered = z_val.any(axis=0)
-        values.update(zip(layout.eta.tolist(), (covered != layout.y).tolist(), strict=True))
+        values[layout.eta] = z_val.any(axis=0) != layout.y
     return values
+
+
+def _hint_dict(layout: IMLIBLayout, values: np.ndarray) -> dict[int, bool]:
+    """The ``{var: bool}`` form of a hint array, over the layout's variables."""
+    variables = np.concatenate([arr.reshape(-1) for arr in _layout_vars(layout)])
+    return dict(zip(variables.tolist(), values[variables].tolist(), strict=True))

@@ -96,6 +96,8 @@ def _normalise_card_lits(out: Model, lits: tuple[int, ...]) -> list[int]:
     PySAT's encodings assume distinct variables; ``x + x`` or ``x + not x``
     would be miscounted, so every repeat becomes a fresh ``a <-> lit``.
     """
+    if len({abs(lit) for lit in lits}) == len(lits):   # the usual case: nothing to copy
+        return list(lits)
     seen: set[int] = set()
     result = []
     for lit in lits:
@@ -158,7 +160,17 @@ def lower_cardinality(model: Model, encoding: str = "auto") -> Model:
     from pysat.card import CardEnc, EncType  # pysat is a runtime dependency, not a backend
 
     out = model.derived(keep=("clause", "soft", "graph"))
+    run: list[tuple[int, ...]] = []     # consecutive at-most/exactly-one cards of one shape
+    run_key = None
     for card in model.cardinalities:
+        key = _at_most_one_key(card, encoding)
+        if run and key != run_key:
+            _add_at_most_one_run(out, run, run_key)
+            run = []
+        if key is not None:
+            run.append(card.lits)
+            run_key = key
+            continue
         lits = _normalise_card_lits(out, card.lits)
         if _card_trivial(out, lits, card.op, card.bound):
             continue
@@ -173,7 +185,72 @@ def lower_cardinality(model: Model, encoding: str = "auto") -> Model:
             out.new_aux(top - out.n_vars)
         if cnf.clauses:
             out.add_clauses(cnf.clauses)
+    if run:
+        _add_at_most_one_run(out, run, run_key)
     return out
+
+
+def _at_most_one_key(card: Cardinality, encoding: str) -> tuple[int, str, str] | None:
+    """Return ``(n, op, encoding)`` when :func:`_add_at_most_one_run` can lower ``card``.
+
+    That is ``sum <= 1`` or ``sum == 1`` over at least 3 distinct variables with the
+    pairwise or sequential-counter encoding (what ``"auto"`` picks for them); anything
+    else (None) goes through PySAT one constraint at a time.
+    """
+    n = len(card.lits)
+    if card.bound != 1 or card.op == ">=" or n < 3:
+        return None
+    name = encoding
+    if name == "auto":
+        name = choose_card_encoding(n, 1, card.op)
+    if name not in ("pairwise", "seqcounter"):
+        return None
+    if len({abs(lit) for lit in card.lits}) != n:   # repeats need _normalise_card_lits
+        return None
+    return n, card.op, name
+
+
+def _add_at_most_one_run(out: Model, run: list[tuple[int, ...]],
+                         key: tuple[int, str, str]) -> None:
+    """Add the CNF of ``len(run)`` same-shape at-most-one (or exactly-one) constraints.
+
+    The clauses, their order and the auxiliary numbering are exactly those of PySAT's
+    ``CardEnc.atmost``/``CardEnc.equals`` called once per constraint in turn
+    (``tests/ir/test_lowering.py`` compares them), but built for the whole run with
+    numpy instead of PySAT's per-literal Python code: an IMLIB partition has one
+    exactly-one over every column per slot.
+
+    ``equals`` puts the at-least-one clause ``(x_1 ∨ … ∨ x_n)`` first.  ``pairwise``:
+    ``(¬x_i ∨ ¬x_j)`` for ``i < j`` in lexicographic order.  ``seqcounter`` (Sinz
+    2005, bound 1) with auxiliaries ``s_1 … s_{n-1}``: ``(¬x_1 ∨ s_1)``, then for
+    ``1 < i < n`` the three clauses ``(¬s_{i-1} ∨ s_i)``, ``(¬x_i ∨ ¬s_{i-1})``,
+    ``(¬x_i ∨ s_i)``, and last ``(¬x_n ∨ ¬s_{n-1})``.
+    """
+    n, op, name = key
+    x = np.array(run, dtype=np.int64)                    # (r, n)
+    r = len(x)
+    if name == "pairwise":
+        a, b = np.triu_indices(n, 1)
+        pairs = np.stack([-x[:, a], -x[:, b]], axis=2)   # (r, n(n-1)/2, 2)
+    else:
+        s = out.new_aux(r * (n - 1)).reshape(r, n - 1)  # PySAT's top_id + 1, ... per card
+        middle = np.stack([np.stack([-s[:, :-1], s[:, 1:]], axis=2),
+                           np.stack([-x[:, 1:-1], -s[:, :-1]], axis=2),
+                           np.stack([-x[:, 1:-1], s[:, 1:]], axis=2)], axis=2)
+        pairs = np.concatenate([np.stack([-x[:, :1], s[:, :1]], axis=2),
+                                middle.reshape(r, 3 * (n - 2), 2),
+                                np.stack([-x[:, -1:], -s[:, -1:]], axis=2)], axis=1)
+    n_pairs = pairs.shape[1]
+    if op == "<=":
+        out.add_clauses(pairs.reshape(-1, 2))
+        return
+    # exactly one: per constraint the at-least-one clause, then its at-most-one clauses
+    flat = np.concatenate([x, pairs.reshape(r, -1)], axis=1).reshape(-1)
+    per_card = np.concatenate([[0, n], n + 2 * np.arange(1, n_pairs + 1)])
+    offsets = np.concatenate([(per_card[:-1][None, :] +
+                               (n + 2 * n_pairs) * np.arange(r)[:, None]).reshape(-1),
+                              [len(flat)]])
+    out.add_clauses(flat, offsets)
 
 
 def clique_cover(n_nodes: int, edges: np.ndarray) -> list[np.ndarray]:

@@ -402,3 +402,19 @@ def test_doc_example_overlapping_rules():
         assert solve(enc.model, backend=ENGINES[0] if ENGINES else "bruteforce").cost == (
             6 if objective == "paper" else 3)
     assert costs == {"paper": [6, 6], "exact": [3, 4]}
+
+
+@pytest.mark.parametrize("objective", ["exact", "paper"])
+def test_prior_hint_is_hint_imlib_or_none_when_infeasible(objective):
+    """The encoder's own warm start (checked as a bool array) is exactly hint_imlib's
+    assignment when feasible, and None when the prior breaks distinct_features."""
+    prior = RuleSet([Rule((Literal(1, negated=True), Literal(2)))], kind="dnf", n_columns=3)
+    enc = encode_imlib(EX1_X, EX1_Y, n_rules=1, max_literals_per_rule=2, objective=objective,
+                       prior=prior)
+    assert enc.hint == hint_imlib(enc.layout, prior)
+    assert enc.model.evaluate(enc.hint)
+    twice = RuleSet([Rule((Literal(1), Literal(1)))], kind="dnf", n_columns=3)
+    enc = encode_imlib(EX1_X, EX1_Y, n_rules=1, max_literals_per_rule=2, objective=objective,
+                       prior=twice, distinct_features=True)
+    assert enc.hint is None
+    assert not enc.model.evaluate(hint_imlib(enc.layout, twice))

@@ -125,6 +125,63 @@ def test_auto_encoding_is_no_larger_than_the_worst():
         assert len(lower_cardinality(m, "auto").hard) <= 1.5 * min(sizes.values()), (n, op, k)
 
 
+def _pysat_one_by_one(model: Model, encoding: str) -> tuple[list[list[int]], int]:
+    """The clauses and variable count of PySAT's CardEnc called once per constraint."""
+    from pysat.card import CardEnc, EncType
+
+    clauses, top = [], model.n_vars
+    for card in model.cardinalities:
+        name = choose_card_encoding(len(card.lits), card.bound, card.op) \
+            if encoding == "auto" else encoding
+        func = CardEnc.atmost if card.op == "<=" else CardEnc.equals
+        cnf = func(lits=list(card.lits), bound=1, top_id=top, encoding=getattr(EncType, name))
+        clauses += cnf.clauses
+        top = max(top, cnf.nv)
+    return clauses, top
+
+
+@pytest.mark.parametrize("encoding", ["auto", "pairwise", "seqcounter"])
+def test_at_most_one_runs_match_pysat_clause_for_clause(encoding):
+    """The vectorised at-most-one / exactly-one lowering emits PySAT's own clauses, in
+    PySAT's order, with PySAT's auxiliary numbering (runs of equal shapes, shapes
+    changing, both operators, mixed signs), so the lowered WCNF is unchanged."""
+    rng = np.random.default_rng(0)
+    for trial in range(40):
+        m = Model()
+        xs = m.new_vars("x", 60)
+        for _ in range(int(rng.integers(1, 7))):
+            n = int(rng.choice([3, 4, 5, 6, 7, 12, 30]))
+            lits = rng.choice(xs, size=n, replace=False) * rng.choice([-1, 1], size=n)
+            m.add_cardinality(lits.tolist(), str(rng.choice(["<=", "=="])), 1)
+        low = lower_cardinality(m, encoding)
+        want, top = _pysat_one_by_one(m, encoding)
+        assert [list(c) for c in low.hard] == want, trial
+        assert low.n_vars == top and low.n_input_vars == 60
+
+
+def test_at_most_one_runs_keep_order_around_other_cardinalities():
+    """A run of at-most-ones is flushed before a constraint PySAT lowers itself, so the
+    clause order (and the auxiliary numbering) follows the constraint order."""
+    m = Model()
+    xs = m.new_vars("x", 10)
+    m.add_cardinality(xs[:6], "==", 1)
+    m.add_cardinality(xs[2:9], "<=", 3)          # seqcounter through PySAT
+    m.add_cardinality(xs[3:], "<=", 1)
+    m.add_cardinality([1, 1, 2, 3], "<=", 1)     # a repeated variable: PySAT path
+    low = lower_cardinality(m)
+    assert _extendable(low, 10) == _models(m)
+    from pysat.card import CardEnc, EncType
+
+    top, want = 10, []
+    for lits, op, k in [(xs[:6], "==", 1), (xs[2:9], "<=", 3), (xs[3:], "<=", 1)]:
+        func = CardEnc.equals if op == "==" else CardEnc.atmost
+        cnf = func(lits=[int(v) for v in lits], bound=k, top_id=top,
+                   encoding=EncType.seqcounter)
+        want += cnf.clauses
+        top = max(top, cnf.nv)
+    assert [list(c) for c in low.hard][:len(want)] == want
+
+
 def test_lowering_leaves_the_input_untouched():
     """A pass returns a new model; the input keeps its constraints, keys and size."""
     m = Model()
