@@ -150,16 +150,16 @@ class _Ripper:
         return len(rules), sum(lens), max(lens, default=0)
 
 
-def sizes(est) -> tuple:
-    """Return (rules, literals, largest rule) of a fitted learner, or blanks."""
+def sizes(est, X) -> tuple:
+    """Return (rules, literals, largest rule) of a fitted learner, or blanks (non-rule models)."""
     if isinstance(est, _Ripper):
         return est.sizes()
-    rules = getattr(est, "rules_", None)
-    if rules is None:
+    if not hasattr(est, "rules_"):
         return "", "", ""
-    sets = rules.values() if isinstance(rules, dict) else [rules]
-    lens = [len(r) for rs in sets for r in getattr(rs, "rules", [])]
-    return len(lens), sum(lens), max(lens, default=0)
+    from satrules.report import rule_masks
+
+    _, _, lens, _ = rule_masks(est, X.iloc[:1])
+    return len(lens), int(sum(lens)), int(max(lens, default=0))
 
 
 def _cv_choose(method, grid, X, y, seed):
@@ -195,7 +195,7 @@ def _test_best(dataset, method, seed, X_train, X_test, y_train, y_test):
         if best is None or acc > best[0]:
             best = (acc, est, params, fit_time)
     acc, est, params, fit_time = best
-    n_rules, n_literals, max_rule = sizes(est)
+    n_rules, n_literals, max_rule = sizes(est, X_test)
     _, counts = np.unique(y_test, return_counts=True)
     return {"dataset": dataset, "method": method, "setting": "test-best", "seed": seed,
             "test_acc": round(acc, 4), "train_acc": round(est.score(X_train, y_train), 4),
@@ -222,7 +222,7 @@ def run_one(dataset, method, setting, seed, data, extra=None):
         warnings.simplefilter("ignore")
         est.fit(X_train, y_train)
     fit_time = time.perf_counter() - start
-    n_rules, n_literals, max_rule = sizes(est)
+    n_rules, n_literals, max_rule = sizes(est, X_test)
     _, counts = np.unique(y_test, return_counts=True)
     return {"dataset": dataset, "method": method, "setting": setting, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
