@@ -15,6 +15,7 @@ import pkgutil
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Iterator
 
 import satrules
@@ -76,6 +77,21 @@ def _terminate_like_interrupt() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+@contextlib.contextmanager
+def _plain_warnings(command: str):
+    """Show warnings as ``satrules CMD: warning: ...`` lines, not as library source lines."""
+    original = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"satrules {command}: warning: {message}", file=file or sys.stderr)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = original
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (0 success, 1 failure, 2 usage)."""
     parser = build_parser()
@@ -87,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        with _terminate_like_interrupt():
+        with _terminate_like_interrupt(), _plain_warnings(args.command):
             return int(args.func(args) or 0)
     except (SatrulesError, ValueError, OSError) as exc:
         print(f"satrules {args.command}: error: {exc}", file=sys.stderr)

@@ -286,3 +286,23 @@ def test_learn_and_report_three_classes(method, tmp_path, capsys):
     page = html.read_text()
     for cls in ("low", "mid", "high"):
         assert cls in page
+
+
+def test_warnings_print_as_plain_cli_lines(tmp_path):
+    """A warning during a command (an ID-like column dropped) prints as one
+    'satrules learn: warning: ...' line, not as a library source line."""
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(0)
+    n = 80
+    frame = pd.DataFrame({"name": [f"person {i}" for i in range(n)],
+                          "x": rng.normal(size=n)})
+    frame["t"] = (frame["x"] > 0).astype(int)
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    proc = subprocess.run([sys.executable, "-m", "satrules.cli", "learn", str(tmp_path / "d.csv"),
+                           "--target", "t", "--method", "imli", "--backend", "rc2", "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "satrules learn: warning: dropped ID-like column(s)" in proc.stderr
+    assert "UserWarning" not in proc.stderr and ".py:" not in proc.stderr
