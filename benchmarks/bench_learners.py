@@ -179,49 +179,18 @@ def _cv_choose(method, grid, X, y, seed):
     return best
 
 
-def _test_best(dataset, method, seed, X_train, X_test, y_train, y_test):
-    """The grid point with the best *test* accuracy: how the reference table's figures for
-    pyrulelearn and the public IMLIB code were chosen (optimistic; for comparison only)."""
-    best = None
-    for values in itertools.product(*GRID[method].values()):
-        params = dict(zip(GRID[method], values, strict=True))
-        est = make(method, seed, **params)
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est.fit(X_train, y_train)
-        fit_time = time.perf_counter() - start
-        acc = est.score(X_test, y_test)
-        if best is None or acc > best[0]:
-            best = (acc, est, params, fit_time)
-    acc, est, params, fit_time = best
-    n_rules, n_literals, max_rule = sizes(est, X_test)
-    _, counts = np.unique(y_test, return_counts=True)
-    return {"dataset": dataset, "method": method, "setting": "test-best", "seed": seed,
-            "test_acc": round(acc, 4), "train_acc": round(est.score(X_train, y_train), 4),
-            "majority": round(counts.max() / counts.sum(), 4), "n_rules": n_rules,
-            "n_literals": n_literals, "max_rule": max_rule, "fit_time": round(fit_time, 2),
-            "params": " ".join(f"{k}={v}" for k, v in params.items())}
-
-
-def run_one(dataset, method, setting, seed, data, extra=None):
-    """Fit one method on one split; return the result row."""
-    from sklearn.model_selection import train_test_split
-
-    X, y = data
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, stratify=y,
-                                                        random_state=seed)
-    params = dict(extra or {})
-    if setting == "cv":
-        params = _cv_choose(method, GRID[method], X_train, y_train, seed)
-    if setting == "test-best":
-        return _test_best(dataset, method, seed, X_train, X_test, y_train, y_test)
-    est = make(method, seed, **params)
+def _timed_fit(est, X, y) -> float:
+    """Fit ``est`` quietly; return the wall seconds."""
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est.fit(X_train, y_train)
-    fit_time = time.perf_counter() - start
+        est.fit(X, y)
+    return time.perf_counter() - start
+
+
+def _row(dataset, method, setting, seed, est, params, fit_time, split) -> dict:
+    """The result row of one fitted estimator on one split."""
+    X_train, X_test, y_train, y_test = split
     n_rules, n_literals, max_rule = sizes(est, X_test)
     _, counts = np.unique(y_test, return_counts=True)
     return {"dataset": dataset, "method": method, "setting": setting, "seed": seed,
@@ -229,8 +198,42 @@ def run_one(dataset, method, setting, seed, data, extra=None):
             "train_acc": round(est.score(X_train, y_train), 4),
             "majority": round(counts.max() / counts.sum(), 4),
             "n_rules": n_rules, "n_literals": n_literals, "max_rule": max_rule,
-            "fit_time": round(fit_time, 2), "params": " ".join(f"{k}={v}" for k, v in
-                                                               params.items())}
+            "fit_time": round(fit_time, 2),
+            "params": " ".join(f"{k}={v}" for k, v in params.items())}
+
+
+def _test_best(method, seed, split):
+    """The grid point with the best *test* accuracy: how the reference table's figures for
+    pyrulelearn and the public IMLIB code were chosen (optimistic; for comparison only).
+    Returns (estimator, params, fit time)."""
+    X_train, X_test, y_train, y_test = split
+    best = None
+    for values in itertools.product(*GRID[method].values()):
+        params = dict(zip(GRID[method], values, strict=True))
+        est = make(method, seed, **params)
+        fit_time = _timed_fit(est, X_train, y_train)
+        acc = est.score(X_test, y_test)
+        if best is None or acc > best[0]:
+            best = (acc, est, params, fit_time)
+    return best[1:]
+
+
+def run_one(dataset, method, setting, seed, data, extra=None):
+    """Fit one method on one split; return the result row."""
+    from sklearn.model_selection import train_test_split
+
+    X, y = data
+    split = train_test_split(X, y, test_size=0.2, stratify=y, random_state=seed)
+    X_train, _, y_train, _ = split
+    if setting == "test-best":
+        est, params, fit_time = _test_best(method, seed, split)
+        return _row(dataset, method, setting, seed, est, params, fit_time, split)
+    params = dict(extra or {})
+    if setting == "cv":
+        params = _cv_choose(method, GRID[method], X_train, y_train, seed)
+    est = make(method, seed, **params)
+    fit_time = _timed_fit(est, X_train, y_train)
+    return _row(dataset, method, setting, seed, est, params, fit_time, split)
 
 
 def _save(path: Path, rows: list[dict]) -> None:
