@@ -47,14 +47,13 @@ Seed 000: "Learning High Coverage Discriminative Parsimonious Rulesets" (CDPRL, 
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from satrules.covers import as_cover_matrix, beta_fraction, check_gamma
 from satrules.exceptions import EncodingError, ModelSizeError
 from satrules.ir import Model, Solution, clique_cover
 
@@ -135,30 +134,17 @@ class CDPRLAnswer:
 
 # ---------------------------------------------------------------------- helpers
 def _as_csr(covers: Any) -> sp.csr_matrix:
-    if sp.issparse(covers):
-        mat = sp.csr_matrix(covers)
-    else:
-        arr = np.asarray(covers)
-        if arr.ndim != 2:
-            raise EncodingError(f"covers must be a 2-D rules x samples matrix, got {arr.shape}")
-        mat = sp.csr_matrix(arr != 0)
-    if mat.dtype != bool:
-        mat = sp.csr_matrix(mat != 0)
-    mat.eliminate_zeros()
-    mat.sort_indices()
-    return mat
+    try:
+        return as_cover_matrix(covers)
+    except ValueError as exc:
+        raise EncodingError(str(exc)) from exc
 
 
 def _beta_fraction(beta: Any) -> tuple[int, int]:
-    """``beta`` as an exact fraction (same reading as ``satrules.heuristics.beta_fraction``)."""
-    if isinstance(beta, bool) or not isinstance(beta, (numbers.Real, np.floating, np.integer)):
-        raise EncodingError(f"beta must be a real number >= 0, got {beta!r}")
-    if not np.isfinite(float(beta)) or beta < 0:
-        raise EncodingError(f"beta must be a finite real number >= 0, got {beta!r}")
-    frac = Fraction(beta) if isinstance(beta, (Fraction, numbers.Integral)) else (
-        Fraction(str(float(beta))))
-    frac = frac.limit_denominator(10**6)
-    return frac.numerator, frac.denominator
+    try:
+        return beta_fraction(beta)
+    except ValueError as exc:
+        raise EncodingError(str(exc)) from exc
 
 
 def _segment_hash(indptr: np.ndarray, indices: np.ndarray, n_keys: int,
@@ -309,11 +295,10 @@ def _resolve(pointer: np.ndarray) -> np.ndarray:
 
 
 def _check_gamma(gamma: Any) -> int:
-    if isinstance(gamma, bool) or not isinstance(gamma, (numbers.Integral, np.integer)):
-        raise EncodingError(f"gamma must be a non-negative integer, got {gamma!r}")
-    if gamma < 0:
-        raise EncodingError(f"gamma must be a non-negative integer, got {gamma}")
-    return int(gamma)
+    try:
+        return check_gamma(gamma)
+    except ValueError as exc:
+        raise EncodingError(str(exc)) from exc
 
 
 def _reduce_rules(mat: sp.csr_matrix, p: int, q: int, strict: bool, reduce: bool,
