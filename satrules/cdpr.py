@@ -10,6 +10,8 @@ or scipy.sparse) whose entry ``(r, i)`` says that rule ``r`` covers sample
   (ALGORITHMS.md §4); ``.status`` and ``.bound`` say how far it is proven.
 * :func:`gra` -- GraphRules with the seed's slips fixed (§5.3).
 * :func:`gdy` -- the relaxed objective ``g`` maximised by FIG or greedy (§6).
+* :func:`local` -- swap/exchange local search seeded by GRA and GDY (feasible
+  for CDPRL; the default warm start of :func:`solve_exact`).
 
 "What the CDPR paper gets wrong" (``docs/cdpr_paper_errata.md``) lists the
 seed's errors that these functions fix or avoid.
@@ -46,11 +48,18 @@ from satrules.encoders.cdprl import (
     encode_cdprl,
     hint_cdprl,
 )
+from satrules.encoders.cdprl_bounds import rule_bounds
+from satrules.exceptions import BackendError
 from satrules.heuristics.gdy import GDYResult, gdy_select
 from satrules.heuristics.gra import GRAResult, gra_select
+from satrules.heuristics.local import LocalResult, local_select
 from satrules.ir import Solution, Status, make_solution
 
-__all__ = ["ExactResult", "GDYResult", "GRAResult", "gdy", "gra", "solve_exact"]
+__all__ = ["ExactResult", "GDYResult", "GRAResult", "LocalResult", "gdy", "gra", "local",
+           "solve_exact"]
+
+#: Share of ``time_limit`` the default warm start (the local search) may use.
+_WARM_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -68,8 +77,13 @@ class ExactResult:
         (time limit struck), or UNKNOWN / ERROR (nothing found).
     bound : int
         Proven upper bound on the optimal coverage: the optimum when OPTIMAL,
-        else the best of the engine's bound and the submodularity bound
-        (:func:`satrules.encoders.cdprl.coverage_upper_bound`).
+        else the best of the engine's bound and the combinatorial bounds
+        (:func:`satrules.encoders.cdprl_bounds.best_bound`: trivial,
+        submodular, conflict-aware).
+    bound_source : str
+        Which bound ``bound`` is: ``"optimal"`` (the engine's proof),
+        ``"engine"`` (its dual bound), ``"trivial"``, ``"submodular"`` or
+        ``"conflict"`` (combinatorial, proven without the engine).
     solution : Solution
         The verified IR solution.
     layout : CDPRLLayout
@@ -85,6 +99,7 @@ class ExactResult:
     solution: Solution = field(repr=False)
     layout: CDPRLLayout = field(repr=False)
     hint: list[int] = field(default_factory=list)
+    bound_source: str = ""
 
     @property
     def gap(self) -> float:
@@ -94,7 +109,7 @@ class ExactResult:
 
 def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
                 time_limit: float | None = None, strict: bool = True,
-                hint: str | Sequence[int] | None = None, reduce: bool = True,
+                hint: str | Sequence[int] | None = "best", reduce: bool = True,
                 clique: bool = True, *, accuracy: Any = None, seed: int | None = None,
                 max_size: int | None = DEFAULT_MAX_SIZE, **engine_options: Any) -> ExactResult:
     """Select at most ``gamma`` rules of maximum coverage with every overlap-rate ``<= beta``.
@@ -110,16 +125,21 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     backend : str
         Backend name or ``"auto"`` (:func:`satrules.available_backends`).
     time_limit : float, optional
-        Seconds for the whole call: encoding time is subtracted from the
-        backend's budget (the backend's own model-building time is its
-        concern).  At the limit the best answer is FEASIBLE; with a hint, an
-        engine answer worse than the warm start (or none) is replaced by the
-        warm start, FEASIBLE, with the engine's proven bound kept.
+        Seconds for the whole call: encoding, the warm start, the
+        combinatorial bounds and the backend (which counts its own model
+        building and presolve) all come out of it; the backend gets what is
+        left.  At the limit the best answer is FEASIBLE.
     strict : bool
         ``> beta`` conflicts (default, the constraint) or ``>= beta`` (the seed's Algorithm 1).
-    hint : "gra", sequence of int, or None
-        Warm start for backends that take hints: GRA's answer (marginal
-        selection, feasible) or the given rule indices.
+    hint : "best", "gra", sequence of int, or None
+        Warm start.  ``"best"`` (default): the local search of :func:`local`
+        (seeded by GRA and GDY, at most a fifth of ``time_limit``); ``"gra"``:
+        GRA's marginal answer; a sequence: the given rule indices; ``None``:
+        no warm start.  With a warm start the answer is never worse than it:
+        an engine answer below the warm start (or none) is replaced by the
+        warm start, FEASIBLE, with the engine's proven bound kept.  When a
+        combinatorial bound already equals the warm start's coverage, the
+        warm start is returned as OPTIMAL without calling the backend.
     reduce : bool
         Apply the optimum-preserving rule reductions 3-4 (may change *which*
         optimal rules are returned; turn off to reproduce the paper).
@@ -128,7 +148,7 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     accuracy : array-like of float, optional
         Per-rule accuracy (tie-break when rules have identical covers).
     seed : int, optional
-        Backend seed.
+        Backend seed (and the local search's).
     max_size : int or None
         Size guard (:func:`satrules.encoders.cdprl.estimate_cdprl_size`).
     **engine_options
@@ -147,9 +167,10 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     -----
     Small and medium instances are solved to proven optimality. At the seed
     paper's scale (about 1,500 tree-mined candidates over 50,000 rows), CP-SAT
-    and HiGHS do not prove optimality within 60 s, because the LP relaxation
-    is weak there. The answer is then FEASIBLE: at least as good as the GRA
-    warm start, with the best proven bound (``benchmarks/results/cdpr_perf.md``).
+    and HiGHS often do not prove optimality within 60 s, because the LP
+    relaxation is weak there. The answer is then FEASIBLE: at least as good as
+    the warm start, with the best proven bound and its source
+    (``docs/cdpr_at_scale.md``, ``benchmarks/results/cdpr_perf.md``).
 
     Examples
     --------
@@ -161,42 +182,92 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     start = time.perf_counter()
     enc = encode_cdprl(covers, beta, gamma, strict=strict, reduce=reduce, clique=clique,
                        accuracy=accuracy, max_size=max_size)
-    warm: list[int] = []
-    if isinstance(hint, str):
-        if hint != "gra":
-            raise ValueError(f"hint must be 'gra', a sequence of rule indices or None, "
-                             f"got {hint!r}")
-        warm = gra_select(covers, beta, gamma, selection="marginal", strict=strict).selected
-    elif hint is not None:
-        warm = [int(r) for r in hint]
+    warm = _warm_start(covers, beta, gamma, strict, hint, time_limit, seed)
     hint_map = hint_cdprl(enc.layout, warm) if hint is not None else None
+    begun = _feasible_start(enc, hint_map)
+    if begun is not None:
+        ans = decode_cdprl(enc.layout, begun)  # computes the combinatorial bounds
+        if ans.bound <= ans.coverage:  # proven optimal without an engine
+            sol = make_solution(enc.model, Status.OPTIMAL, hint_map,
+                                wall_time=time.perf_counter() - start,
+                                message=f"warm start proven optimal by the {ans.bound_source} "
+                                        "bound")
+            return ExactResult(selected=ans.selected, coverage=ans.coverage,
+                               status=Status.OPTIMAL, bound=ans.bound, solution=sol,
+                               layout=enc.layout, hint=warm, bound_source=ans.bound_source)
+    else:
+        rule_bounds(enc.layout)  # memoised: computed inside the budget, not after the solve
     budget = None
-    if time_limit is not None:  # the encoding (and GRA) time counts against the limit
-        budget = max(float(time_limit) - (time.perf_counter() - start), 0.01 * float(time_limit))
+    if time_limit is not None:  # everything so far counts against the limit
+        budget = max(float(time_limit) - (time.perf_counter() - start), 0.01)
     sol = solve(enc.model, backend=backend, time_limit=budget, seed=seed, hint=hint_map,
                 **engine_options)
     ans = decode_cdprl(enc.layout, sol)
-    if hint_map is not None and sol.status is not Status.OPTIMAL:
-        sol, ans = _keep_better_hint(enc, sol, ans, hint_map)
+    if begun is not None and sol.status is not Status.OPTIMAL:
+        sol, ans = _keep_better_hint(enc, sol, ans, begun)
     return ExactResult(selected=ans.selected, coverage=ans.coverage, status=sol.status,
-                       bound=ans.bound, solution=sol, layout=enc.layout, hint=warm)
+                       bound=ans.bound, solution=sol, layout=enc.layout, hint=warm,
+                       bound_source=ans.bound_source)
 
 
-def _keep_better_hint(enc, sol: Solution, ans, hint_map):
+def _warm_start(covers, beta, gamma, strict, hint, time_limit, seed) -> list[int]:
+    """Return the warm-start rules named by ``hint`` (see :func:`solve_exact`)."""
+    if hint is None:
+        return []
+    if isinstance(hint, str):
+        if hint == "best":
+            share = None if time_limit is None else _WARM_SHARE * float(time_limit)
+            return local_select(covers, beta, gamma, strict=strict, time_limit=share,
+                                random_state=0 if seed is None else seed).selected
+        if hint == "gra":
+            return gra_select(covers, beta, gamma, selection="marginal",
+                              strict=strict).selected
+        raise ValueError(f"hint must be 'best', 'gra', a sequence of rule indices or None, "
+                         f"got {hint!r}")
+    return [int(r) for r in hint]
+
+
+def _feasible_start(enc, hint_map) -> Solution | None:
+    """Return the warm start as a verified FEASIBLE solution, or None if it is not feasible."""
+    if hint_map is None:
+        return None
+    try:
+        return make_solution(enc.model, Status.FEASIBLE, hint_map)
+    except BackendError:  # a user-given hint may break a conflict or gamma
+        return None
+
+
+def _keep_better_hint(enc, sol: Solution, ans, begun: Solution):
     """Return the warm start as a FEASIBLE answer when the engine found nothing better.
 
-    The hint's assignment is verified on the model by ``make_solution`` like
-    any engine answer; the engine's proven lower bound on the cost is kept.
+    The warm start was verified on the model by ``make_solution`` like any
+    engine answer; the engine's proven lower bound on the cost is kept.
     """
-    start = decode_cdprl(enc.layout, make_solution(enc.model, Status.FEASIBLE, hint_map))
+    start = decode_cdprl(enc.layout, begun)
     if sol.values is not None and ans.coverage >= start.coverage:
         return sol, ans
     better = make_solution(
-        enc.model, Status.FEASIBLE, hint_map, lower_bound=sol.lower_bound,
+        enc.model, Status.FEASIBLE, begun.assignment, lower_bound=sol.lower_bound,
         wall_time=sol.wall_time, backend=sol.backend, engine=sol.engine,
         engine_version=sol.engine_version, options=sol.options,
         message=f"engine status {sol.status.value}: no answer better than the warm start")
     return better, decode_cdprl(enc.layout, better)
+
+
+def local(covers: Any, beta: Any, gamma: int, strict: bool = True, start: Any = None,
+          n_kicks: int = 20, time_limit: float | None = None,
+          random_state: int | None = 0) -> LocalResult:
+    """Run the swap/exchange local search seeded by GRA and GDY (always feasible).
+
+    See :func:`satrules.heuristics.local.local_select`.
+
+    Examples
+    --------
+    >>> local([[1, 1, 1, 0], [0, 1, 1, 1], [0, 0, 0, 1]], 0.5, 2).selected
+    [0, 2]
+    """
+    return local_select(covers, beta, gamma, strict=strict, start=start, n_kicks=n_kicks,
+                        time_limit=time_limit, random_state=random_state)
 
 
 def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: bool = True,
