@@ -289,12 +289,14 @@ def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: b
 
 
 def gdy(covers: Any, gamma: int, lam: float, rho: float = 0.1,
-        algorithm: str = "fig") -> GDYResult:
+        algorithm: str = "fig", threshold: str = "gain") -> GDYResult:
     """Run GDY: maximise ``g(S) = coverage(S) + lam (N - mean-overlap(S))``, ``|S| <= gamma``.
 
     See :func:`satrules.heuristics.gdy.gdy_select`; ``algorithm="fig"`` is
-    FastInterlaceGreedy with decay ``rho``, ``"greedy"`` plain greedy.
-    GDY has no overlap-rate constraint: overlap is only penalised.
+    FastInterlaceGreedy with decay ``rho``, ``"greedy"`` plain greedy;
+    ``threshold`` is FIG's reading of ``M`` (``"gain"``, the default, or the
+    seed-literal ``"value"``).  GDY has no overlap-rate constraint: overlap is
+    only penalised.
 
     Examples
     --------
@@ -302,4 +304,4 @@ def gdy(covers: Any, gamma: int, lam: float, rho: float = 0.1,
     >>> sorted(res.selected), res.coverage
     ([0, 2], 4)
     """
-    return gdy_select(covers, gamma, lam, rho=rho, algorithm=algorithm)
+    return gdy_select(covers, gamma, lam, rho=rho, algorithm=algorithm, threshold=threshold)
