@@ -40,9 +40,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from satrules.backends.registry import solve
 from satrules.encoders.cdprl import (
     DEFAULT_MAX_SIZE,
+    CDPRLAnswer,
     CDPRLLayout,
     decode_cdprl,
     encode_cdprl,
@@ -50,6 +53,7 @@ from satrules.encoders.cdprl import (
 )
 from satrules.encoders.cdprl_bounds import rule_bounds
 from satrules.exceptions import BackendError
+from satrules.heuristics.bnb import BnBResult, branch_and_bound
 from satrules.heuristics.gdy import GDYResult, gdy_select
 from satrules.heuristics.gra import GRAResult, gra_select
 from satrules.heuristics.local import LocalResult, local_select
@@ -60,6 +64,10 @@ __all__ = ["ExactResult", "GDYResult", "GRAResult", "LocalResult", "gdy", "gra",
 
 #: Share of ``time_limit`` the default warm start (the local search) may use.
 _WARM_SHARE = 0.2
+#: Share of the remaining time the branch and bound may use before the backend.
+_BRANCH_SHARE = 0.5
+#: Node budget of the branch and bound when there is no time limit.
+_BRANCH_NODES = 100_000
 
 
 @dataclass(frozen=True)
@@ -111,7 +119,8 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
                 time_limit: float | None = None, strict: bool = True,
                 hint: str | Sequence[int] | None = "best", reduce: bool = True,
                 clique: bool = True, *, accuracy: Any = None, seed: int | None = None,
-                max_size: int | None = DEFAULT_MAX_SIZE, **engine_options: Any) -> ExactResult:
+                max_size: int | None = DEFAULT_MAX_SIZE, branch: bool = True,
+                **engine_options: Any) -> ExactResult:
     """Select at most ``gamma`` rules of maximum coverage with every overlap-rate ``<= beta``.
 
     Parameters
@@ -151,6 +160,14 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
         Backend seed (and the local search's).
     max_size : int or None
         Size guard (:func:`satrules.encoders.cdprl.estimate_cdprl_size`).
+    branch : bool
+        Before the backend, run the branch and bound on the largest selected
+        rule (:func:`satrules.heuristics.bnb.branch_and_bound`) on the kept
+        rules and sample groups, with half of the remaining time (or
+        100,000 nodes without a limit).  When it finishes, its answer is
+        OPTIMAL without a backend call (``bound_source="branch"``); otherwise
+        its best set becomes the warm start and its bound is kept when it is
+        the smallest.  ``False`` hands the model to the backend directly.
     **engine_options
         Passed to the backend constructor.
 
@@ -188,25 +205,57 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     if begun is not None:
         ans = decode_cdprl(enc.layout, begun)  # computes the combinatorial bounds
         if ans.bound <= ans.coverage:  # proven optimal without an engine
-            sol = make_solution(enc.model, Status.OPTIMAL, hint_map,
-                                wall_time=time.perf_counter() - start,
-                                message=f"warm start proven optimal by the {ans.bound_source} "
-                                        "bound")
-            return ExactResult(selected=ans.selected, coverage=ans.coverage,
-                               status=Status.OPTIMAL, bound=ans.bound, solution=sol,
-                               layout=enc.layout, hint=warm, bound_source=ans.bound_source)
+            return _proven(enc, hint_map, ans, warm, start,
+                           f"warm start proven optimal by the {ans.bound_source} bound")
     else:
         rule_bounds(enc.layout)  # memoised: computed inside the budget, not after the solve
-    budget = None
-    if time_limit is not None:  # everything so far counts against the limit
-        budget = max(float(time_limit) - (time.perf_counter() - start), 0.01)
-    sol = solve(enc.model, backend=backend, time_limit=budget, seed=seed, hint=hint_map,
-                **engine_options)
+    searched = None
+    if branch:
+        searched = _branch(enc.layout, beta, strict, warm if begun is not None else [],
+                           _remaining(time_limit, start, _BRANCH_SHARE))
+        if searched.optimal or searched.coverage > (0 if begun is None else ans.coverage):
+            warm_map = hint_cdprl(enc.layout, enc.layout.rules[searched.selected])
+            begun, hint_map = make_solution(enc.model, Status.FEASIBLE, warm_map), warm_map
+        if searched.optimal:
+            ans = decode_cdprl(enc.layout, begun)
+            ans = CDPRLAnswer(ans.selected, ans.coverage, ans.coverage, "branch")
+            return _proven(enc, hint_map, ans, warm, start,
+                           f"proven optimal by branch and bound ({searched.nodes} nodes)")
+    sol = solve(enc.model, backend=backend, time_limit=_remaining(time_limit, start, 1.0),
+                seed=seed, hint=hint_map, **engine_options)
     ans = decode_cdprl(enc.layout, sol)
     if begun is not None and sol.status is not Status.OPTIMAL:
         sol, ans = _keep_better_hint(enc, sol, ans, begun)
+    bound, source = ans.bound, ans.bound_source
+    if searched is not None and sol.status is not Status.OPTIMAL and searched.bound < bound:
+        bound, source = max(searched.bound, ans.coverage), "branch"
     return ExactResult(selected=ans.selected, coverage=ans.coverage, status=sol.status,
-                       bound=ans.bound, solution=sol, layout=enc.layout, hint=warm,
+                       bound=bound, solution=sol, layout=enc.layout, hint=warm,
+                       bound_source=source)
+
+
+def _remaining(time_limit: float | None, start: float, share: float) -> float | None:
+    """Return ``share`` of what is left of ``time_limit`` (None without a limit)."""
+    if time_limit is None:
+        return None
+    return max(share * (float(time_limit) - (time.perf_counter() - start)), 0.01)
+
+
+def _branch(layout, beta, strict, warm, budget) -> BnBResult:
+    """Run the branch and bound on the kept rules and sample groups of ``layout``."""
+    pos = layout.position[np.asarray(warm, dtype=np.int64)] if len(warm) else np.zeros(0, int)
+    return branch_and_bound(layout.group_rules.T.tocsr(), beta, layout.gamma, strict=strict,
+                            weights=layout.group_weights, incumbent=pos[pos >= 0],
+                            time_limit=budget,
+                            max_nodes=_BRANCH_NODES if budget is None else None)
+
+
+def _proven(enc, hint_map, ans, warm, start, message) -> ExactResult:
+    """Return ``hint_map`` as OPTIMAL, proven without the backend."""
+    sol = make_solution(enc.model, Status.OPTIMAL, hint_map,
+                        wall_time=time.perf_counter() - start, message=message)
+    return ExactResult(selected=ans.selected, coverage=ans.coverage, status=Status.OPTIMAL,
+                       bound=ans.coverage, solution=sol, layout=enc.layout, hint=warm,
                        bound_source=ans.bound_source)
 
 

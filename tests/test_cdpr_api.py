@@ -22,7 +22,7 @@ BETAS = [0, 0.25, 1 / 3, 0.5, 2 / 3, 1.0]
 
 def test_solve_exact_result_fields():
     """The result carries sorted selected indices, coverage, status, proven bound and solution."""
-    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint=None)
+    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint=None, branch=False)
     assert isinstance(res, ExactResult)
     assert res.status is Status.OPTIMAL
     assert res.selected == sorted(res.selected)
@@ -38,7 +38,8 @@ def test_worked_example_on_every_backend(backend):
     for strict, want in ((True, 10), (False, 9)):
         for reduce in (True, False):
             res = solve_exact(worked_example(), 0.5, 3, backend=backend, strict=strict,
-                              reduce=reduce, hint=None, time_limit=30)
+                              reduce=reduce, hint=None, time_limit=30,
+                              branch=False)
             assert res.status is Status.OPTIMAL
             assert res.coverage == res.bound == want
             assert is_feasible(worked_example(), res.selected, 0.5, 3, strict)
@@ -113,7 +114,7 @@ def test_backends_agree_beyond_brute_force(covers, beta, gamma):
     """On instances too big for brute force every engine proves the same optimum."""
     engines = available_backends(exclude={"bruteforce", "wcnf", "portfolio"})
     results = [solve_exact(sp.csr_matrix(covers), beta, gamma, backend=name, time_limit=30,
-                           hint=None) for name in engines]
+                           hint=None, branch=False) for name in engines]
     assert all(r.status is Status.OPTIMAL for r in results)
     assert len({r.coverage for r in results}) == 1
     assert all(is_feasible(covers, r.selected, beta, gamma) for r in results)
@@ -124,7 +125,7 @@ def test_time_limit_answer_is_honest():
     """Under a tiny time limit the answer is feasible (or empty) and bound >= coverage."""
     rng = np.random.default_rng(11)
     covers = rng.random((300, 2000)) < 0.05
-    res = solve_exact(covers, 0.2, 8, backend="cpsat", time_limit=0.05, hint="gra")
+    res = solve_exact(covers, 0.2, 8, backend="cpsat", time_limit=0.05, hint="gra", branch=False)
     assert res.status in (Status.OPTIMAL, Status.FEASIBLE)  # the warm start is always there
     assert res.coverage >= coverage(covers, res.hint)
     assert res.bound >= res.coverage
@@ -197,3 +198,17 @@ def test_local_wrapper_and_estimator_method():
     assert len(clf.rules_) <= 4
     assert clf.result_.coverage >= gra_clf.result_.coverage
     assert clf.result_.coverage == int(clf.rules_.covers.toarray().any(axis=0).sum())
+
+
+@pytest.mark.skipif("cpsat" not in ENGINES, reason="needs the cpsat backend")
+def test_branch_and_bound_proves_what_the_engine_proves():
+    """Issue 13 item 2: on 40 x 200 random covers the search proves the engine's optimum."""
+    for seed in range(3):
+        covers = np.random.default_rng(seed).random((40, 200)) < 0.08
+        res = solve_exact(covers, 0.2, 4, backend="cpsat")
+        engine = solve_exact(covers, 0.2, 4, backend="cpsat", hint=None, branch=False,
+                             time_limit=30)
+        assert engine.status is Status.OPTIMAL
+        assert res.status is Status.OPTIMAL and res.coverage == res.bound == engine.coverage
+        assert res.bound_source == "branch" and res.solution.backend == ""
+        assert is_feasible(covers, res.selected, 0.2, 4)
