@@ -68,6 +68,10 @@ _WARM_SHARE = 0.2
 _BRANCH_SHARE = 0.5
 #: Node budget of the branch and bound when there is no time limit.
 _BRANCH_NODES = 100_000
+#: Seconds (at most 2 % of the limit) kept back from the backend for decoding its answer.
+_AFTER_SOLVE = 1.0
+#: HiGHS ``presolve_rule_off`` bit of the probing rule.
+_NO_PROBING = 2**15
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,8 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
         its best set becomes the warm start and its bound is kept when it is
         the smallest.  ``False`` hands the model to the backend directly.
     **engine_options
-        Passed to the backend constructor.
+        Passed to the backend constructor.  With ``backend="highs"``, probing
+        presolve is switched off (``presolve_rule_off=2**15``) unless given.
 
     Returns
     -------
@@ -221,8 +226,13 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
             ans = CDPRLAnswer(ans.selected, ans.coverage, ans.coverage, "branch")
             return _proven(enc, hint_map, ans, warm, start,
                            f"proven optimal by branch and bound ({searched.nodes} nodes)")
-    sol = solve(enc.model, backend=backend, time_limit=_remaining(time_limit, start, 1.0),
-                seed=seed, hint=hint_map, **engine_options)
+    budget = _remaining(time_limit, start, 1.0)
+    if budget is not None:  # keep room for decoding and the bounds after the engine returns
+        budget = max(budget - min(_AFTER_SOLVE, 0.02 * float(time_limit)), 0.01)
+    if backend == "highs":  # issue 13 (c): probing presolve took 115 s of a 150 s run
+        engine_options = {"presolve_rule_off": _NO_PROBING, **engine_options}
+    sol = solve(enc.model, backend=backend, time_limit=budget, seed=seed, hint=hint_map,
+                **engine_options)
     ans = decode_cdprl(enc.layout, sol)
     if begun is not None and sol.status is not Status.OPTIMAL:
         sol, ans = _keep_better_hint(enc, sol, ans, begun)
