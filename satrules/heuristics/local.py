@@ -9,9 +9,12 @@ is filled greedily and then improved by best-improvement moves:
 * **add** a rule compatible with all of ``S`` when ``|S| < gamma``;
 * **swap** one selected rule ``s`` for an unselected rule ``r`` compatible
   with ``S - {s}``;
+* **eject and insert**: insert a rule that conflicts with two or more
+  selected ones, remove those and refill greedily (an ejection chain of
+  length one), tried when no add or swap improves;
 * **drop and refill**: remove one selected rule and refill greedily without
-  it (one out, several in), tried when no add or swap improves and at
-  least two places are free after the drop.
+  it (one out, several in), tried last when at least two places are free
+  after the drop.
 
 The value of every move is computed for all rules at once: with ``U`` the
 uncovered samples and ``U_s`` the samples only ``s`` covers,
@@ -44,6 +47,9 @@ from satrules.heuristics.gdy import gdy_select
 from satrules.heuristics.gra import gra_select
 
 __all__ = ["LocalResult", "local_select"]
+
+#: Ejection candidates evaluated exactly per round (see _eject).
+_EJECT_TRIES = 8
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,8 @@ class _State:
 
     def gain_uncovered(self, cnt: np.ndarray) -> np.ndarray:
         """Return ``|cover(r) & U|`` for every rule ``r``."""
-        return self.inc.sizes - self.inc.overlaps(np.flatnonzero(cnt > 0))
+        # gathered over the uncovered samples: near an optimum they are the few
+        return self.inc.overlaps(np.flatnonzero(cnt == 0))
 
     def fill(self, selected: list[int], gamma: int) -> list[int]:
         """Add the compatible rule of largest marginal gain while it is positive."""
@@ -187,18 +194,48 @@ def _climb(state: _State, selected: list[int], gamma: int, deadline: float | Non
             selected.append(rule)
             moves += 1
             continue
-        if len(selected) >= gamma:
-            break  # a refill would add one rule back: a swap, already priced above
-        current = state.coverage(selected)
-        for out in list(selected):
-            trial = _refill_without(state, selected, out, gamma)
-            if state.coverage(trial) > current:
-                selected = trial
-                moves += 1
-                break
-        else:
+        trial = _eject(state, selected, gamma)
+        if trial is None and len(selected) < gamma:
+            current = state.coverage(selected)
+            for out in list(selected):
+                # a refill with room for two or more rules: more than a swap
+                candidate = _refill_without(state, selected, out, gamma)
+                if state.coverage(candidate) > current:
+                    trial = candidate
+                    break
+        if trial is None:
             break
+        selected = trial
+        moves += 1
     return selected, moves
+
+
+def _eject(state: _State, selected: list[int], gamma: int) -> list[int] | None:
+    """Insert a rule that conflicts with two or more selected ones, eject those, refill.
+
+    Candidates are ranked by the swap formula summed over the rules they
+    eject (exact for one ejection, an estimate beyond); the best
+    :data:`_EJECT_TRIES` are evaluated exactly after a greedy refill.
+    Return the first improving set, or None.
+    """
+    cnt = state.counts(selected)
+    nconf = state.n_conflicts(selected)
+    score = state.gain_uncovered(cnt).astype(np.float64)
+    for out in selected:
+        members = state.inc.cover(out)
+        only = members[cnt[members] == 1]
+        score += np.where(state.conflicts(out), state.inc.overlaps(only) - len(only), 0)
+    cand = np.flatnonzero(state.usable & (nconf >= 2))
+    if cand.size == 0:
+        return None
+    cand = cand[np.argsort(-score[cand], kind="stable")[:_EJECT_TRIES]]
+    current = state.coverage(selected)
+    for rule in cand.tolist():
+        bad = state.conflicts(rule)
+        trial = state.fill([s for s in selected if not bad[s]] + [rule], gamma)
+        if state.coverage(trial) > current:
+            return trial
+    return None
 
 
 def _repair(state: _State, order: list[int]) -> list[int]:
