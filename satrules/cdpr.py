@@ -6,8 +6,10 @@ or scipy.sparse) whose entry ``(r, i)`` says that rule ``r`` covers sample
 ``.coverage`` (samples covered by the selected rules).
 
 * :func:`solve_exact` -- maximise coverage subject to ``|S| <= gamma`` and
-  ``overlap-rate <= beta`` in both directions, through the IR and any backend
-  (ALGORITHMS.md §4); ``.status`` and ``.bound`` say how far it is proven.
+  ``overlap-rate <= beta`` in both directions (ALGORITHMS.md §4): local-search
+  warm start, combinatorial bounds, a branch and bound on the largest selected
+  rule, then the IR model on any backend; ``.status``, ``.bound`` and
+  ``.bound_source`` say how far it is proven (``docs/cdpr_at_scale.md``).
 * :func:`gra` -- GraphRules with the seed's slips fixed (§5.3).
 * :func:`gdy` -- the relaxed objective ``g`` maximised by FIG or greedy (§6).
 * :func:`local` -- swap/exchange local search seeded by GRA and GDY (feasible
