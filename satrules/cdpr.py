@@ -72,8 +72,11 @@ _BRANCH_SHARE = 0.5
 _BRANCH_NODES = 100_000
 #: Seconds (at most 2 % of the limit) kept back from the backend for decoding its answer.
 _AFTER_SOLVE = 1.0
-#: HiGHS ``presolve_rule_off`` bit of the probing rule.
-_NO_PROBING = 2**15
+#: HiGHS ``presolve_rule_off`` mask: rules 5-19 (dominated columns ... probing, enumeration,
+#: column stuffing) off.  On the diamonds CDPRL model (36k rows, 1.66M nonzeros) presolve
+#: removed nothing, yet with only probing off it ran 103 s of a 15 s limit (probing and
+#: enumeration off: 9 s; rules 5-19 off: 5 s); the cheap rules 0-4 stay on.
+_HIGHS_RULES_OFF = sum(1 << rule for rule in range(5, 20))
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ class ExactResult:
     layout : CDPRLLayout
         The encoder's layout (``layout.stats`` has the reduction counts).
     hint : list of int
-        The rules handed to the backend as a warm start (empty without a hint).
+        The warm-start rules (before the branch and bound; empty without a hint).
     """
 
     selected: list[int]
@@ -175,8 +178,9 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
         its best set becomes the warm start and its bound is kept when it is
         the smallest.  ``False`` hands the model to the backend directly.
     **engine_options
-        Passed to the backend constructor.  With ``backend="highs"``, probing
-        presolve is switched off (``presolve_rule_off=2**15``) unless given.
+        Passed to the backend constructor.  With ``backend="highs"``, the
+        costly presolve rules 5-19 (probing, enumeration, ...) are switched
+        off (``presolve_rule_off``) unless given.
 
     Returns
     -------
@@ -231,8 +235,8 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     budget = _remaining(time_limit, start, 1.0)
     if budget is not None:  # keep room for decoding and the bounds after the engine returns
         budget = max(budget - min(_AFTER_SOLVE, 0.02 * float(time_limit)), 0.01)
-    if backend == "highs":  # issue 13 (c): probing presolve took 115 s of a 150 s run
-        engine_options = {"presolve_rule_off": _NO_PROBING, **engine_options}
+    if backend == "highs":  # presolve overran 15 s limits by up to 145 s (_HIGHS_RULES_OFF)
+        engine_options = {"presolve_rule_off": _HIGHS_RULES_OFF, **engine_options}
     sol = solve(enc.model, backend=backend, time_limit=budget, seed=seed, hint=hint_map,
                 **engine_options)
     ans = decode_cdprl(enc.layout, sol)
