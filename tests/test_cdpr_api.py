@@ -212,3 +212,15 @@ def test_branch_and_bound_proves_what_the_engine_proves():
         assert res.status is Status.OPTIMAL and res.coverage == res.bound == engine.coverage
         assert res.bound_source == "branch" and res.solution.backend == ""
         assert is_feasible(covers, res.selected, 0.2, 4)
+
+
+@pytest.mark.skipif("highs" not in ENGINES, reason="needs the highs backend")
+def test_highs_runs_with_costly_presolve_rules_off():
+    """Issue 13 (c): HiGHS gets presolve rules 5-19 (probing, enumeration, ...) off unless
+    the caller sets presolve_rule_off; the answer is unchanged."""
+    mask = sum(1 << rule for rule in range(5, 20))
+    res = solve_exact(worked_example(), 0.5, 3, backend="highs", hint=None, branch=False)
+    assert res.solution.options["presolve_rule_off"] == mask and res.coverage == 10
+    res = solve_exact(worked_example(), 0.5, 3, backend="highs", hint=None, branch=False,
+                      presolve_rule_off=0)
+    assert res.solution.options["presolve_rule_off"] == 0 and res.coverage == 10
