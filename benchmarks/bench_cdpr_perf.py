@@ -161,7 +161,7 @@ def bench_selection(args) -> list[dict]:
             block.append(_row(data, covers, "GDY (lam 1)", beta, gamma,
                               time.perf_counter() - t0, res.selected, res.coverage))
             t0 = time.perf_counter()
-            res = local(covers, beta, gamma, time_limit=args.local_limit)
+            res = local(covers, beta, gamma, time_limit=args.local_limit, n_kicks=None)
             block.append(_row(data, covers, "local", beta, gamma, time.perf_counter() - t0,
                               res.selected, res.coverage))
             proven = False
@@ -208,8 +208,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2,
                         help="CP-SAT workers / HiGHS threads (the machine has 2 cores)")
     parser.add_argument("--local-limit", type=float, default=10.0,
-                        help="seconds for the stand-alone local search")
-    parser.add_argument("--engines", nargs="+", default=["highs", "cpsat"],
+                        help="seconds for the stand-alone local search (it kicks until then)")
+    parser.add_argument("--engines", nargs="*", default=["highs", "cpsat"],
                         help="exact backends, in order; later ones run only when the "
                              "branch and bound did not prove the optimum")
     parser.add_argument("--cache", default=None,

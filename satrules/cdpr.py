@@ -283,6 +283,7 @@ def _warm_start(covers, beta, gamma, strict, hint, time_limit, seed) -> list[int
         if hint == "best":
             share = None if time_limit is None else _WARM_SHARE * float(time_limit)
             return local_select(covers, beta, gamma, strict=strict, time_limit=share,
+                                n_kicks=20 if share is None else None,
                                 random_state=0 if seed is None else seed).selected
         if hint == "gra":
             return gra_select(covers, beta, gamma, selection="marginal",
@@ -320,7 +321,7 @@ def _keep_better_hint(enc, sol: Solution, ans, begun: Solution):
 
 
 def local(covers: Any, beta: Any, gamma: int, strict: bool = True, start: Any = None,
-          n_kicks: int = 20, time_limit: float | None = None,
+          n_kicks: int | None = 20, time_limit: float | None = None,
           random_state: int | None = 0) -> LocalResult:
     """Run the swap/exchange local search seeded by GRA and GDY (always feasible).
 

@@ -23,7 +23,8 @@ uncovered samples and ``U_s`` the samples only ``s`` covers,
 gather over the CSC columns of the samples involved
 (:class:`~satrules.covers.Incidence`).  At a local optimum the search is
 kicked (iterated local search): a few selected rules are dropped at random,
-the set is refilled greedily and improved again; the best set seen is kept.
+the set is refilled with a randomised greedy (one of the three largest gains
+at each step) and improved again; the best set seen is kept.
 The number of kicks (``n_kicks``) bounds the work; ``time_limit`` can cut it
 short, and the result is deterministic for a fixed ``random_state`` when the
 time limit does not strike.
@@ -36,6 +37,7 @@ Seed 000 (CDPRL, GRA, GDY); H. R. Lourenço, O. C. Martin, T. Stützle,
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +52,8 @@ __all__ = ["LocalResult", "local_select"]
 
 #: Ejection candidates evaluated exactly per round (see _eject).
 _EJECT_TRIES = 8
+#: A kick's refill picks at random among this many largest gains.
+_RANDOM_TOP = 3
 
 
 @dataclass(frozen=True)
@@ -121,8 +125,12 @@ class _State:
         # gathered over the uncovered samples: near an optimum they are the few
         return self.inc.overlaps(np.flatnonzero(cnt == 0))
 
-    def fill(self, selected: list[int], gamma: int) -> list[int]:
-        """Add the compatible rule of largest marginal gain while it is positive."""
+    def fill(self, selected: list[int], gamma: int, rng=None) -> list[int]:
+        """Add the compatible rule of largest marginal gain while it is positive.
+
+        With ``rng``, each step takes one of the :data:`_RANDOM_TOP` largest
+        positive gains at random instead (the kicks' randomised refill).
+        """
         selected = list(selected)
         cnt = self.counts(selected)
         nconf = self.n_conflicts(selected)
@@ -131,6 +139,10 @@ class _State:
             rule = int(np.argmax(gain))
             if gain[rule] <= 0:
                 break
+            if rng is not None:
+                top = np.argsort(-gain, kind="stable")[:_RANDOM_TOP]
+                top = top[gain[top] > 0]
+                rule = int(top[rng.integers(len(top))])
             selected.append(rule)
             cnt[self.inc.cover(rule)] += 1
             nconf += self.conflicts(rule)
@@ -250,7 +262,8 @@ def _repair(state: _State, order: list[int]) -> list[int]:
 
 
 def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
-                 start: Any = None, n_kicks: int = 20, time_limit: float | None = None,
+                 start: Any = None, n_kicks: int | None = 20,
+                 time_limit: float | None = None,
                  lam: float = 1.0, random_state: int | None = 0) -> LocalResult:
     """Select at most ``gamma`` compatible rules by swap/exchange local search.
 
@@ -266,8 +279,9 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
         Conflict when a rate is ``> beta`` (default) or ``>= beta`` (the seed's Algorithm 1).
     start : sequence of int, optional
         An extra starting point (repaired to feasibility in the given order).
-    n_kicks : int
-        Kicks of the iterated local search after the starting points are improved.
+    n_kicks : int or None
+        Kicks of the iterated local search after the starting points are
+        improved; ``None``: kick until ``time_limit`` (which is then required).
     time_limit : float, optional
         Seconds; the search stops early (with the best set so far) when it is used up.
     lam : float
@@ -292,7 +306,9 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
     """
     gamma = check_gamma(gamma)
     beta_fraction(beta)  # validate once, before any work
-    if int(n_kicks) < 0:
+    if n_kicks is None and time_limit is None:
+        raise ValueError("n_kicks=None (kick until the time limit) needs a time_limit")
+    if n_kicks is not None and int(n_kicks) < 0:
         raise ValueError(f"n_kicks must be >= 0, got {n_kicks!r}")
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
     inc = Incidence(covers)
@@ -319,7 +335,8 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
             best, best_cov, best_from = sel, cov, name
     rng = np.random.default_rng(random_state)
     current, kicks = list(best), 0
-    for _ in range(int(n_kicks) if len(best) > 0 else 0):
+    budget = (itertools.count() if n_kicks is None else range(int(n_kicks))) if best else ()
+    for _ in budget:
         if deadline is not None and time.perf_counter() >= deadline:
             break
         kicks += 1
@@ -330,7 +347,7 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
         banned = [current[i] for i in drop.tolist()]
         saved = state.usable[banned].copy()
         state.usable[banned] = False
-        trial = state.fill(trial, gamma)
+        trial = state.fill(trial, gamma, rng)
         state.usable[banned] = saved
         trial, n = _climb(state, trial, gamma, deadline)
         moves += n

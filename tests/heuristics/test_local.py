@@ -68,3 +68,14 @@ def test_bad_arguments():
         local_select(worked_example(), -0.5, 2)
     with pytest.raises(ValueError, match="n_kicks"):
         local_select(worked_example(), 0.5, 2, n_kicks=-1)
+    with pytest.raises(ValueError, match="time_limit"):
+        local_select(worked_example(), 0.5, 2, n_kicks=None)
+
+
+def test_kicks_until_the_time_limit():
+    """n_kicks=None kicks until time_limit; the answer stays feasible and >= GRA."""
+    rng = np.random.default_rng(4)
+    covers = rng.random((30, 120)) < 0.15
+    res = local_select(covers, 0.3, 4, n_kicks=None, time_limit=0.3)
+    assert is_feasible(covers, res.selected, 0.3, 4)
+    assert res.coverage >= gra_select(covers, 0.3, 4, "marginal").coverage
