@@ -74,7 +74,7 @@ def bench_gra(args) -> list[dict]:
                              n_rules=covers.shape[0], n_samples=covers.shape[1],
                              nnz=covers.nnz, method=f"GRA-{selection}", beta=beta,
                              gamma=gamma, seconds=round(seconds, 3), status="",
-                             coverage=res.coverage, bound="", gap="", gra_coverage="",
+                             coverage=res.coverage, bound="", gap="",
                              feasible=ok, selected=len(res.selected)))
             print(rows[-1])
     return rows

@@ -198,7 +198,7 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     and HiGHS often do not prove optimality within 60 s, because the LP
     relaxation is weak there. The answer is then FEASIBLE: at least as good as
     the warm start, with the best proven bound and its source
-    (``docs/cdpr_at_scale.md``, ``benchmarks/results/cdpr_perf.md``).
+    (``docs/cdpr_at_scale.md``, ``benchmarks/results/cdpr_perf_selection.md``).
 
     Examples
     --------
