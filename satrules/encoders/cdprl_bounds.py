@@ -131,10 +131,13 @@ def best_bound(layout: CDPRLLayout, chosen: Any = None) -> tuple[int, str]:
     :func:`coverage_upper_bound`.  Names: ``"trivial"``, ``"submodular"``,
     ``"conflict"``.
     """
-    key = ("best_bound", None if chosen is None else np.flatnonzero(chosen).tobytes())
+    # a plain string key: the layout (cache included) is saved with fitted estimators
+    picked = "" if chosen is None else ",".join(map(str, np.flatnonzero(chosen).tolist()))
+    key = f"best_bound:{'-' if chosen is None else picked}"
     if key not in layout.cache:
         found = [(trivial_bound(layout), "trivial"),
                  (coverage_upper_bound(layout, chosen), "submodular"),
                  (conflict_bound(layout), "conflict")]
-        layout.cache[key] = min(found, key=lambda item: item[0])
-    return layout.cache[key]
+        layout.cache[key] = list(min(found, key=lambda item: item[0]))
+    bound, source = layout.cache[key]
+    return int(bound), str(source)
