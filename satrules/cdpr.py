@@ -6,10 +6,14 @@ or scipy.sparse) whose entry ``(r, i)`` says that rule ``r`` covers sample
 ``.coverage`` (samples covered by the selected rules).
 
 * :func:`solve_exact` -- maximise coverage subject to ``|S| <= gamma`` and
-  ``overlap-rate <= beta`` in both directions, through the IR and any backend
-  (ALGORITHMS.md §4); ``.status`` and ``.bound`` say how far it is proven.
+  ``overlap-rate <= beta`` in both directions (ALGORITHMS.md §4): local-search
+  warm start, combinatorial bounds, a branch and bound on the largest selected
+  rule, then the IR model on any backend; ``.status``, ``.bound`` and
+  ``.bound_source`` say how far it is proven (``docs/cdpr_at_scale.md``).
 * :func:`gra` -- GraphRules with the seed's slips fixed (§5.3).
 * :func:`gdy` -- the relaxed objective ``g`` maximised by FIG or greedy (§6).
+* :func:`local` -- swap/exchange local search seeded by GRA and GDY (feasible
+  for CDPRL; the default warm start of :func:`solve_exact`).
 
 "What the CDPR paper gets wrong" (``docs/cdpr_paper_errata.md``) lists the
 seed's errors that these functions fix or avoid.
@@ -38,19 +42,41 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from satrules.backends.registry import solve
 from satrules.encoders.cdprl import (
     DEFAULT_MAX_SIZE,
+    CDPRLAnswer,
     CDPRLLayout,
     decode_cdprl,
     encode_cdprl,
     hint_cdprl,
 )
+from satrules.encoders.cdprl_bounds import rule_bounds
+from satrules.exceptions import BackendError
+from satrules.heuristics.bnb import BnBResult, branch_and_bound
 from satrules.heuristics.gdy import GDYResult, gdy_select
 from satrules.heuristics.gra import GRAResult, gra_select
+from satrules.heuristics.local import LocalResult, local_select
 from satrules.ir import Solution, Status, make_solution
 
-__all__ = ["ExactResult", "GDYResult", "GRAResult", "gdy", "gra", "solve_exact"]
+__all__ = ["ExactResult", "GDYResult", "GRAResult", "LocalResult", "gdy", "gra", "local",
+           "solve_exact"]
+
+#: Share of ``time_limit`` the default warm start (the local search) may use.
+_WARM_SHARE = 0.1
+#: Share of the remaining time the branch and bound may use before the backend.
+_BRANCH_SHARE = 0.7
+#: Node budget of the branch and bound when there is no time limit.
+_BRANCH_NODES = 100_000
+#: Seconds (at most 2 % of the limit) kept back from the backend for decoding its answer.
+_AFTER_SOLVE = 1.0
+#: HiGHS ``presolve_rule_off`` mask: rules 5-19 (dominated columns ... probing, enumeration,
+#: column stuffing) off.  On the diamonds CDPRL model (36k rows, 1.66M nonzeros) presolve
+#: removed nothing, yet with only probing off it ran 103 s of a 15 s limit (probing and
+#: enumeration off: 9 s; rules 5-19 off: 5 s); the cheap rules 0-4 stay on.
+_HIGHS_RULES_OFF = sum(1 << rule for rule in range(5, 20))
 
 
 @dataclass(frozen=True)
@@ -68,14 +94,19 @@ class ExactResult:
         (time limit struck), or UNKNOWN / ERROR (nothing found).
     bound : int
         Proven upper bound on the optimal coverage: the optimum when OPTIMAL,
-        else the best of the engine's bound and the submodularity bound
-        (:func:`satrules.encoders.cdprl.coverage_upper_bound`).
+        else the best of the engine's bound and the combinatorial bounds
+        (:func:`satrules.encoders.cdprl_bounds.best_bound`: trivial,
+        submodular, conflict-aware).
+    bound_source : str
+        Which bound ``bound`` is: ``"optimal"`` (the engine's proof),
+        ``"engine"`` (its dual bound), ``"trivial"``, ``"submodular"`` or
+        ``"conflict"`` (combinatorial, proven without the engine).
     solution : Solution
         The verified IR solution.
     layout : CDPRLLayout
         The encoder's layout (``layout.stats`` has the reduction counts).
     hint : list of int
-        The rules handed to the backend as a warm start (empty without a hint).
+        The warm-start rules (before the branch and bound; empty without a hint).
     """
 
     selected: list[int]
@@ -85,6 +116,7 @@ class ExactResult:
     solution: Solution = field(repr=False)
     layout: CDPRLLayout = field(repr=False)
     hint: list[int] = field(default_factory=list)
+    bound_source: str = ""
 
     @property
     def gap(self) -> float:
@@ -94,9 +126,10 @@ class ExactResult:
 
 def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
                 time_limit: float | None = None, strict: bool = True,
-                hint: str | Sequence[int] | None = None, reduce: bool = True,
+                hint: str | Sequence[int] | None = "best", reduce: bool = True,
                 clique: bool = True, *, accuracy: Any = None, seed: int | None = None,
-                max_size: int | None = DEFAULT_MAX_SIZE, **engine_options: Any) -> ExactResult:
+                max_size: int | None = DEFAULT_MAX_SIZE, branch: bool = True,
+                **engine_options: Any) -> ExactResult:
     """Select at most ``gamma`` rules of maximum coverage with every overlap-rate ``<= beta``.
 
     Parameters
@@ -110,16 +143,21 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     backend : str
         Backend name or ``"auto"`` (:func:`satrules.available_backends`).
     time_limit : float, optional
-        Seconds for the whole call: encoding time is subtracted from the
-        backend's budget (the backend's own model-building time is its
-        concern).  At the limit the best answer is FEASIBLE; with a hint, an
-        engine answer worse than the warm start (or none) is replaced by the
-        warm start, FEASIBLE, with the engine's proven bound kept.
+        Seconds for the whole call: encoding, the warm start, the
+        combinatorial bounds and the backend (which counts its own model
+        building and presolve) all come out of it; the backend gets what is
+        left.  At the limit the best answer is FEASIBLE.
     strict : bool
         ``> beta`` conflicts (default, the constraint) or ``>= beta`` (the seed's Algorithm 1).
-    hint : "gra", sequence of int, or None
-        Warm start for backends that take hints: GRA's answer (marginal
-        selection, feasible) or the given rule indices.
+    hint : "best", "gra", sequence of int, or None
+        Warm start.  ``"best"`` (default): the local search of :func:`local`
+        (seeded by GRA and GDY, at most a tenth of ``time_limit``); ``"gra"``:
+        GRA's marginal answer; a sequence: the given rule indices; ``None``:
+        no warm start.  With a warm start the answer is never worse than it:
+        an engine answer below the warm start (or none) is replaced by the
+        warm start, FEASIBLE, with the engine's proven bound kept.  When a
+        combinatorial bound already equals the warm start's coverage, the
+        warm start is returned as OPTIMAL without calling the backend.
     reduce : bool
         Apply the optimum-preserving rule reductions 3-4 (may change *which*
         optimal rules are returned; turn off to reproduce the paper).
@@ -128,11 +166,21 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     accuracy : array-like of float, optional
         Per-rule accuracy (tie-break when rules have identical covers).
     seed : int, optional
-        Backend seed.
+        Backend seed (and the local search's).
     max_size : int or None
         Size guard (:func:`satrules.encoders.cdprl.estimate_cdprl_size`).
+    branch : bool
+        Before the backend, run the branch and bound on the largest selected
+        rule (:func:`satrules.heuristics.bnb.branch_and_bound`) on the kept
+        rules and sample groups, with 70 % of the remaining time (or
+        100,000 nodes without a limit).  When it finishes, its answer is
+        OPTIMAL without a backend call (``bound_source="branch"``); otherwise
+        its best set becomes the warm start and its bound is kept when it is
+        the smallest.  ``False`` hands the model to the backend directly.
     **engine_options
-        Passed to the backend constructor.
+        Passed to the backend constructor.  With ``backend="highs"``, the
+        costly presolve rules 5-19 (probing, enumeration, ...) are switched
+        off (``presolve_rule_off``) unless given.
 
     Returns
     -------
@@ -147,9 +195,10 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     -----
     Small and medium instances are solved to proven optimality. At the seed
     paper's scale (about 1,500 tree-mined candidates over 50,000 rows), CP-SAT
-    and HiGHS do not prove optimality within 60 s, because the LP relaxation
-    is weak there. The answer is then FEASIBLE: at least as good as the GRA
-    warm start, with the best proven bound (``benchmarks/results/cdpr_perf.md``).
+    and HiGHS often do not prove optimality within 60 s, because the LP
+    relaxation is weak there. The answer is then FEASIBLE: at least as good as
+    the warm start, with the best proven bound and its source
+    (``docs/cdpr_at_scale.md``, ``benchmarks/results/cdpr_perf_selection.md``).
 
     Examples
     --------
@@ -161,42 +210,130 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     start = time.perf_counter()
     enc = encode_cdprl(covers, beta, gamma, strict=strict, reduce=reduce, clique=clique,
                        accuracy=accuracy, max_size=max_size)
-    warm: list[int] = []
-    if isinstance(hint, str):
-        if hint != "gra":
-            raise ValueError(f"hint must be 'gra', a sequence of rule indices or None, "
-                             f"got {hint!r}")
-        warm = gra_select(covers, beta, gamma, selection="marginal", strict=strict).selected
-    elif hint is not None:
-        warm = [int(r) for r in hint]
+    warm = _warm_start(covers, beta, gamma, strict, hint, time_limit, seed)
     hint_map = hint_cdprl(enc.layout, warm) if hint is not None else None
-    budget = None
-    if time_limit is not None:  # the encoding (and GRA) time counts against the limit
-        budget = max(float(time_limit) - (time.perf_counter() - start), 0.01 * float(time_limit))
+    begun = _feasible_start(enc, hint_map)
+    if begun is not None:
+        ans = decode_cdprl(enc.layout, begun)  # computes the combinatorial bounds
+        if ans.bound <= ans.coverage:  # proven optimal without an engine
+            return _proven(enc, hint_map, ans, warm, start,
+                           f"warm start proven optimal by the {ans.bound_source} bound")
+    else:
+        rule_bounds(enc.layout)  # memoised: computed inside the budget, not after the solve
+    searched = None
+    if branch:
+        searched = _branch(enc.layout, beta, strict, warm if begun is not None else [],
+                           _remaining(time_limit, start, _BRANCH_SHARE))
+        if searched.optimal or searched.coverage > (0 if begun is None else ans.coverage):
+            warm_map = hint_cdprl(enc.layout, enc.layout.rules[searched.selected])
+            begun, hint_map = make_solution(enc.model, Status.FEASIBLE, warm_map), warm_map
+        if searched.optimal:
+            ans = decode_cdprl(enc.layout, begun)
+            ans = CDPRLAnswer(ans.selected, ans.coverage, ans.coverage, "branch")
+            return _proven(enc, hint_map, ans, warm, start,
+                           f"proven optimal by branch and bound ({searched.nodes} nodes)")
+    budget = _remaining(time_limit, start, 1.0)
+    if budget is not None:  # keep room for decoding and the bounds after the engine returns
+        budget = max(budget - min(_AFTER_SOLVE, 0.02 * float(time_limit)), 0.01)
+    if backend == "highs":  # presolve overran 15 s limits by up to 145 s (_HIGHS_RULES_OFF)
+        engine_options = {"presolve_rule_off": _HIGHS_RULES_OFF, **engine_options}
     sol = solve(enc.model, backend=backend, time_limit=budget, seed=seed, hint=hint_map,
                 **engine_options)
     ans = decode_cdprl(enc.layout, sol)
-    if hint_map is not None and sol.status is not Status.OPTIMAL:
-        sol, ans = _keep_better_hint(enc, sol, ans, hint_map)
+    if begun is not None and sol.status is not Status.OPTIMAL:
+        sol, ans = _keep_better_hint(enc, sol, ans, begun)
+    bound, source = ans.bound, ans.bound_source
+    if searched is not None and sol.status is not Status.OPTIMAL and searched.bound < bound:
+        bound, source = max(searched.bound, ans.coverage), "branch"
     return ExactResult(selected=ans.selected, coverage=ans.coverage, status=sol.status,
-                       bound=ans.bound, solution=sol, layout=enc.layout, hint=warm)
+                       bound=bound, solution=sol, layout=enc.layout, hint=warm,
+                       bound_source=source)
 
 
-def _keep_better_hint(enc, sol: Solution, ans, hint_map):
+def _remaining(time_limit: float | None, start: float, share: float) -> float | None:
+    """Return ``share`` of what is left of ``time_limit`` (None without a limit)."""
+    if time_limit is None:
+        return None
+    return max(share * (float(time_limit) - (time.perf_counter() - start)), 0.01)
+
+
+def _branch(layout, beta, strict, warm, budget) -> BnBResult:
+    """Run the branch and bound on the kept rules and sample groups of ``layout``."""
+    pos = layout.position[np.asarray(warm, dtype=np.int64)] if len(warm) else np.zeros(0, int)
+    return branch_and_bound(layout.group_rules.T.tocsr(), beta, layout.gamma, strict=strict,
+                            weights=layout.group_weights, incumbent=pos[pos >= 0],
+                            time_limit=budget,
+                            max_nodes=_BRANCH_NODES if budget is None else None)
+
+
+def _proven(enc, hint_map, ans, warm, start, message) -> ExactResult:
+    """Return ``hint_map`` as OPTIMAL, proven without the backend."""
+    sol = make_solution(enc.model, Status.OPTIMAL, hint_map,
+                        wall_time=time.perf_counter() - start, message=message)
+    return ExactResult(selected=ans.selected, coverage=ans.coverage, status=Status.OPTIMAL,
+                       bound=ans.coverage, solution=sol, layout=enc.layout, hint=warm,
+                       bound_source=ans.bound_source)
+
+
+def _warm_start(covers, beta, gamma, strict, hint, time_limit, seed) -> list[int]:
+    """Return the warm-start rules named by ``hint`` (see :func:`solve_exact`)."""
+    if hint is None:
+        return []
+    if isinstance(hint, str):
+        if hint == "best":
+            share = None if time_limit is None else _WARM_SHARE * float(time_limit)
+            return local_select(covers, beta, gamma, strict=strict, time_limit=share,
+                                n_kicks=20 if share is None else None,
+                                random_state=0 if seed is None else seed).selected
+        if hint == "gra":
+            return gra_select(covers, beta, gamma, selection="marginal",
+                              strict=strict).selected
+        raise ValueError(f"hint must be 'best', 'gra', a sequence of rule indices or None, "
+                         f"got {hint!r}")
+    return [int(r) for r in hint]
+
+
+def _feasible_start(enc, hint_map) -> Solution | None:
+    """Return the warm start as a verified FEASIBLE solution, or None if it is not feasible."""
+    if hint_map is None:
+        return None
+    try:
+        return make_solution(enc.model, Status.FEASIBLE, hint_map)
+    except BackendError:  # a user-given hint may break a conflict or gamma
+        return None
+
+
+def _keep_better_hint(enc, sol: Solution, ans, begun: Solution):
     """Return the warm start as a FEASIBLE answer when the engine found nothing better.
 
-    The hint's assignment is verified on the model by ``make_solution`` like
-    any engine answer; the engine's proven lower bound on the cost is kept.
+    The warm start was verified on the model by ``make_solution`` like any
+    engine answer; the engine's proven lower bound on the cost is kept.
     """
-    start = decode_cdprl(enc.layout, make_solution(enc.model, Status.FEASIBLE, hint_map))
+    start = decode_cdprl(enc.layout, begun)
     if sol.values is not None and ans.coverage >= start.coverage:
         return sol, ans
     better = make_solution(
-        enc.model, Status.FEASIBLE, hint_map, lower_bound=sol.lower_bound,
+        enc.model, Status.FEASIBLE, begun.assignment, lower_bound=sol.lower_bound,
         wall_time=sol.wall_time, backend=sol.backend, engine=sol.engine,
         engine_version=sol.engine_version, options=sol.options,
         message=f"engine status {sol.status.value}: no answer better than the warm start")
     return better, decode_cdprl(enc.layout, better)
+
+
+def local(covers: Any, beta: Any, gamma: int, strict: bool = True, start: Any = None,
+          n_kicks: int | None = 20, time_limit: float | None = None,
+          random_state: int | None = 0) -> LocalResult:
+    """Run the swap/exchange local search seeded by GRA and GDY (always feasible).
+
+    See :func:`satrules.heuristics.local.local_select`.
+
+    Examples
+    --------
+    >>> local([[1, 1, 1, 0], [0, 1, 1, 1], [0, 0, 0, 1]], 0.5, 2).selected
+    [0, 2]
+    """
+    return local_select(covers, beta, gamma, strict=strict, start=start, n_kicks=n_kicks,
+                        time_limit=time_limit, random_state=random_state)
 
 
 def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: bool = True,
@@ -218,12 +355,14 @@ def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: b
 
 
 def gdy(covers: Any, gamma: int, lam: float, rho: float = 0.1,
-        algorithm: str = "fig") -> GDYResult:
+        algorithm: str = "fig", threshold: str = "gain") -> GDYResult:
     """Run GDY: maximise ``g(S) = coverage(S) + lam (N - mean-overlap(S))``, ``|S| <= gamma``.
 
     See :func:`satrules.heuristics.gdy.gdy_select`; ``algorithm="fig"`` is
-    FastInterlaceGreedy with decay ``rho``, ``"greedy"`` plain greedy.
-    GDY has no overlap-rate constraint: overlap is only penalised.
+    FastInterlaceGreedy with decay ``rho``, ``"greedy"`` plain greedy;
+    ``threshold`` is FIG's reading of ``M`` (``"gain"``, the default, or the
+    seed-literal ``"value"``).  GDY has no overlap-rate constraint: overlap is
+    only penalised.
 
     Examples
     --------
@@ -231,4 +370,4 @@ def gdy(covers: Any, gamma: int, lam: float, rho: float = 0.1,
     >>> sorted(res.selected), res.coverage
     ([0, 2], 4)
     """
-    return gdy_select(covers, gamma, lam, rho=rho, algorithm=algorithm)
+    return gdy_select(covers, gamma, lam, rho=rho, algorithm=algorithm, threshold=threshold)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from satrules.backends.registry import available_backends
-from satrules.cdpr import ExactResult, gdy, gra, solve_exact
+from satrules.cdpr import ExactResult, gdy, gra, local, solve_exact
 from satrules.exceptions import ModelSizeError
 from satrules.heuristics import coverage, exhaustive_cdprl, is_feasible
 from satrules.ir import Status
@@ -22,7 +22,7 @@ BETAS = [0, 0.25, 1 / 3, 0.5, 2 / 3, 1.0]
 
 def test_solve_exact_result_fields():
     """The result carries sorted selected indices, coverage, status, proven bound and solution."""
-    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce")
+    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint=None, branch=False)
     assert isinstance(res, ExactResult)
     assert res.status is Status.OPTIMAL
     assert res.selected == sorted(res.selected)
@@ -38,7 +38,8 @@ def test_worked_example_on_every_backend(backend):
     for strict, want in ((True, 10), (False, 9)):
         for reduce in (True, False):
             res = solve_exact(worked_example(), 0.5, 3, backend=backend, strict=strict,
-                              reduce=reduce, hint="gra", time_limit=30)
+                              reduce=reduce, hint=None, time_limit=30,
+                              branch=False)
             assert res.status is Status.OPTIMAL
             assert res.coverage == res.bound == want
             assert is_feasible(worked_example(), res.selected, 0.5, 3, strict)
@@ -47,7 +48,7 @@ def test_worked_example_on_every_backend(backend):
 def test_paper_mode_returns_the_papers_rules():
     """reduce=False keeps every candidate, so the returned rules are among the input's optima."""
     covers = np.vstack([worked_example(), worked_example()[:1]])  # rule 5 duplicates rule 0
-    res = solve_exact(covers, 0.5, 3, backend="bruteforce", reduce=False)
+    res = solve_exact(covers, 0.5, 3, backend="bruteforce", reduce=False, hint=None)
     assert res.layout.stats["rules_kept"] == 6
     assert res.coverage == 10
     reduced = solve_exact(covers, 0.5, 3, backend="bruteforce")
@@ -62,6 +63,8 @@ def test_hints():
     assert res.hint == [0, 2, 4] and res.coverage == 10
     with pytest.raises(ValueError, match="hint"):
         solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint="gdy")
+    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce")
+    assert res.hint == local(worked_example(), 0.5, 3).selected  # the default is "best"
     with pytest.raises(ValueError, match="hint"):
         solve_exact(worked_example(), 0.5, 3, backend="bruteforce", hint=[0, 7])
 
@@ -110,8 +113,8 @@ def test_every_method_is_feasible_and_exact_is_best(covers, beta, gamma, strict)
 def test_backends_agree_beyond_brute_force(covers, beta, gamma):
     """On instances too big for brute force every engine proves the same optimum."""
     engines = available_backends(exclude={"bruteforce", "wcnf", "portfolio"})
-    results = [solve_exact(sp.csr_matrix(covers), beta, gamma, backend=name, time_limit=30)
-               for name in engines]
+    results = [solve_exact(sp.csr_matrix(covers), beta, gamma, backend=name, time_limit=30,
+                           hint=None, branch=False) for name in engines]
     assert all(r.status is Status.OPTIMAL for r in results)
     assert len({r.coverage for r in results}) == 1
     assert all(is_feasible(covers, r.selected, beta, gamma) for r in results)
@@ -122,7 +125,7 @@ def test_time_limit_answer_is_honest():
     """Under a tiny time limit the answer is feasible (or empty) and bound >= coverage."""
     rng = np.random.default_rng(11)
     covers = rng.random((300, 2000)) < 0.05
-    res = solve_exact(covers, 0.2, 8, backend="cpsat", time_limit=0.05, hint="gra")
+    res = solve_exact(covers, 0.2, 8, backend="cpsat", time_limit=0.05, hint="gra", branch=False)
     assert res.status in (Status.OPTIMAL, Status.FEASIBLE)  # the warm start is always there
     assert res.coverage >= coverage(covers, res.hint)
     assert res.bound >= res.coverage
@@ -130,3 +133,94 @@ def test_time_limit_answer_is_honest():
     assert is_feasible(covers, res.selected, 0.2, 8)
     if res.status is Status.OPTIMAL:
         assert res.bound == res.coverage
+
+
+@settings(max_examples=40, deadline=None)
+@given(covers=arrays(bool, st.tuples(st.integers(1, 8), st.integers(1, 12))),
+       beta=st.sampled_from(BETAS), gamma=st.integers(0, 4), strict=st.booleans())
+def test_default_warm_start_is_the_best_heuristic(covers, beta, gamma, strict):
+    """Issue 13 item 3: the default hint is the local search; the answer never falls below it."""
+    res = solve_exact(covers, beta, gamma, backend="bruteforce", strict=strict)
+    best = local(covers, beta, gamma, strict=strict)
+    assert res.hint == best.selected
+    assert res.status is Status.OPTIMAL
+    assert res.coverage == res.bound == exhaustive_cdprl(covers, beta, gamma, strict)[0]
+    assert res.coverage >= best.coverage
+
+
+def test_optimality_proven_by_a_bound_skips_the_engine():
+    """When a combinatorial bound meets the warm start, it is OPTIMAL without a backend call."""
+    res = solve_exact(worked_example(), 0.5, 3, backend="bruteforce")
+    assert res.status is Status.OPTIMAL and res.coverage == res.bound == 10
+    assert res.solution.backend == "" and "proven optimal" in res.solution.message
+    assert res.bound_source in ("trivial", "submodular", "conflict")
+
+
+@pytest.mark.skipif("cpsat" not in ENGINES, reason="needs the cpsat backend")
+def test_time_limited_answer_is_never_below_the_warm_start():
+    """Issue 13 item 3: at a tiny limit the answer is >= the local search and >= GRA."""
+    rng = np.random.default_rng(5)
+    covers = rng.random((200, 1500)) < 0.05
+    res = solve_exact(covers, 0.2, 8, backend="cpsat", time_limit=0.5, seed=0)
+    assert res.status.is_feasible
+    assert res.coverage >= coverage(covers, res.hint)
+    assert res.coverage >= gra(covers, 0.2, 8, "marginal").coverage
+    assert res.coverage <= res.bound and res.bound_source
+    assert is_feasible(covers, res.selected, 0.2, 8)
+
+
+@pytest.mark.skipif("cpsat" not in ENGINES, reason="needs the cpsat backend")
+def test_time_limit_covers_the_whole_call():
+    """Issue 13 item 4: encoding, warm start, bounds and solve fit in the limit (+30 s slack)."""
+    import time
+
+    rng = np.random.default_rng(6)
+    covers = rng.random((300, 4000)) < 0.04
+    start = time.perf_counter()
+    res = solve_exact(covers, 0.2, 10, backend="cpsat", time_limit=2, seed=0)
+    assert time.perf_counter() - start < 2 + 30  # generous: only an unbounded overrun fails
+    assert res.status.is_feasible
+
+
+def test_local_wrapper_and_estimator_method():
+    """cdpr.local is the heuristic; CDPRClassifier(method="local") selects with it."""
+    from sklearn.datasets import load_breast_cancer
+
+    from satrules.estimators.cdpr import CDPRClassifier
+    from satrules.heuristics.local import local_select
+
+    assert local(worked_example(), 0.5, 3) == local_select(worked_example(), 0.5, 3)
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = CDPRClassifier(gamma=4, beta=0.3, n_estimators=5, method="local",
+                         random_state=0).fit(X, y)
+    gra_clf = CDPRClassifier(gamma=4, beta=0.3, n_estimators=5, method="gra",
+                             random_state=0).fit(X, y)
+    assert len(clf.rules_) <= 4
+    assert clf.result_.coverage >= gra_clf.result_.coverage
+    assert clf.result_.coverage == int(clf.rules_.covers.toarray().any(axis=0).sum())
+
+
+@pytest.mark.skipif("cpsat" not in ENGINES, reason="needs the cpsat backend")
+def test_branch_and_bound_proves_what_the_engine_proves():
+    """Issue 13 item 2: on 40 x 200 random covers the search proves the engine's optimum."""
+    for seed in range(3):
+        covers = np.random.default_rng(seed).random((40, 200)) < 0.08
+        res = solve_exact(covers, 0.2, 4, backend="cpsat")
+        engine = solve_exact(covers, 0.2, 4, backend="cpsat", hint=None, branch=False,
+                             time_limit=30)
+        assert engine.status is Status.OPTIMAL
+        assert res.status is Status.OPTIMAL and res.coverage == res.bound == engine.coverage
+        assert res.bound_source == "branch" and res.solution.backend == ""
+        assert is_feasible(covers, res.selected, 0.2, 4)
+
+
+@pytest.mark.skipif("highs" not in ENGINES, reason="needs the highs backend")
+def test_highs_runs_with_costly_presolve_rules_off():
+    """Issue 13 (c): HiGHS gets presolve rules 5-19 (probing, enumeration, ...) off unless
+    the caller sets presolve_rule_off; the answer is unchanged."""
+    mask = sum(1 << rule for rule in range(5, 20))
+    res = solve_exact(worked_example(), 0.5, 3, backend="highs", hint=None, branch=False)
+    assert res.solution.options["presolve_rule_off"] == mask and res.coverage == 10
+    res = solve_exact(worked_example(), 0.5, 3, backend="highs", hint=None, branch=False,
+                      presolve_rule_off=0)
+    assert res.solution.options["presolve_rule_off"] == 0 and res.coverage == 10

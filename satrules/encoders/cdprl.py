@@ -47,14 +47,20 @@ Seed 000: "Learning High Coverage Discriminative Parsimonious Rulesets" (CDPRL, 
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from satrules.covers import as_cover_matrix, beta_fraction, check_gamma
+from satrules.encoders.cdprl_bounds import (
+    best_bound,
+    conflict_bound,
+    coverage_upper_bound,
+    rule_bounds,
+    trivial_bound,
+)
 from satrules.exceptions import EncodingError, ModelSizeError
 from satrules.ir import Model, Solution, clique_cover
 
@@ -65,7 +71,9 @@ __all__ = [
     "CDPRLAnswer",
     "decode_cdprl",
     "encode_cdprl",
+    "conflict_bound",
     "coverage_upper_bound",
+    "rule_bounds",
     "estimate_cdprl_size",
     "hint_cdprl",
     "trivial_bound",
@@ -102,6 +110,8 @@ class CDPRLLayout:
     stats : dict
         Counts: rules in/kept, removed by reductions 3 and 4, samples, groups,
         conflict edges, cliques.
+    edges : ndarray of int, shape (n_edges, 2)
+        Conflicting pairs of kept rules (positions, ``a < b``).
     """
 
     rules: np.ndarray
@@ -114,6 +124,8 @@ class CDPRLLayout:
     gamma: int
     position: np.ndarray
     stats: dict
+    edges: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -131,34 +143,22 @@ class CDPRLAnswer:
     selected: list[int]
     coverage: int
     bound: int
+    bound_source: str = ""
 
 
 # ---------------------------------------------------------------------- helpers
 def _as_csr(covers: Any) -> sp.csr_matrix:
-    if sp.issparse(covers):
-        mat = sp.csr_matrix(covers)
-    else:
-        arr = np.asarray(covers)
-        if arr.ndim != 2:
-            raise EncodingError(f"covers must be a 2-D rules x samples matrix, got {arr.shape}")
-        mat = sp.csr_matrix(arr != 0)
-    if mat.dtype != bool:
-        mat = sp.csr_matrix(mat != 0)
-    mat.eliminate_zeros()
-    mat.sort_indices()
-    return mat
+    try:
+        return as_cover_matrix(covers)
+    except ValueError as exc:
+        raise EncodingError(str(exc)) from exc
 
 
 def _beta_fraction(beta: Any) -> tuple[int, int]:
-    """``beta`` as an exact fraction (same reading as ``satrules.heuristics.beta_fraction``)."""
-    if isinstance(beta, bool) or not isinstance(beta, (numbers.Real, np.floating, np.integer)):
-        raise EncodingError(f"beta must be a real number >= 0, got {beta!r}")
-    if not np.isfinite(float(beta)) or beta < 0:
-        raise EncodingError(f"beta must be a finite real number >= 0, got {beta!r}")
-    frac = Fraction(beta) if isinstance(beta, (Fraction, numbers.Integral)) else (
-        Fraction(str(float(beta))))
-    frac = frac.limit_denominator(10**6)
-    return frac.numerator, frac.denominator
+    try:
+        return beta_fraction(beta)
+    except ValueError as exc:
+        raise EncodingError(str(exc)) from exc
 
 
 def _segment_hash(indptr: np.ndarray, indices: np.ndarray, n_keys: int,
@@ -309,11 +309,10 @@ def _resolve(pointer: np.ndarray) -> np.ndarray:
 
 
 def _check_gamma(gamma: Any) -> int:
-    if isinstance(gamma, bool) or not isinstance(gamma, (numbers.Integral, np.integer)):
-        raise EncodingError(f"gamma must be a non-negative integer, got {gamma!r}")
-    if gamma < 0:
-        raise EncodingError(f"gamma must be a non-negative integer, got {gamma}")
-    return int(gamma)
+    try:
+        return check_gamma(gamma)
+    except ValueError as exc:
+        raise EncodingError(str(exc)) from exc
 
 
 def _reduce_rules(mat: sp.csr_matrix, p: int, q: int, strict: bool, reduce: bool,
@@ -467,53 +466,8 @@ def encode_cdprl(covers: Any, beta: Any, gamma: int, *, strict: bool = True,
     layout = CDPRLLayout(rules=rules, x=x, y=y, group_weights=weights, group_rules=group_rules,
                          total_weight=int(weights.sum()),
                          sizes=np.diff(kept.indptr).astype(np.int64), gamma=gamma,
-                         position=position, stats=stats)
+                         position=position, stats=stats, edges=edges)
     return CDPRLEncoding(model=model, layout=layout)
-
-
-def trivial_bound(layout: CDPRLLayout) -> int:
-    """Return ``min(covered samples, sum of the gamma largest covers)`` (§4.3.6)."""
-    top = np.sort(layout.sizes)[::-1][:layout.gamma]
-    return int(min(layout.total_weight, int(top.sum())))
-
-
-def coverage_upper_bound(layout: CDPRLLayout, chosen: Any = None) -> int:
-    """Return a proven upper bound on the optimal coverage from submodularity.
-
-    Coverage ``f`` is monotone submodular, and dropping the conflicts only
-    enlarges the feasible sets, so for **any** rule set ``S``
-    ``OPT <= f(S) + (sum of the gamma largest gains f(S + r) - f(S))``
-    (Nemhauser, Wolsey & Fisher 1978).  The bound is taken as the minimum over
-    ``S`` = every prefix of the conflict-free greedy and ``S = chosen`` (a bool
-    mask over the kept rules); ``S`` empty gives the sum of the gamma largest
-    covers.  It costs one sparse product per greedy step.
-    """
-    gamma = layout.gamma
-    weights = layout.group_weights.astype(np.int64)
-    by_rule = layout.group_rules.T.tocsr().astype(np.int64)
-    if by_rule.shape[0] == 0 or gamma == 0:
-        return 0
-
-    def bound_at(uncovered: np.ndarray) -> tuple[int, np.ndarray]:
-        gains = by_rule @ (weights * uncovered)
-        top = np.partition(gains, -min(gamma, len(gains)))[-min(gamma, len(gains)):]
-        value = int(weights[uncovered == 0].sum())
-        return value + int(top.sum()), gains
-
-    best = layout.total_weight
-    if chosen is not None:
-        hit = (layout.group_rules @ np.asarray(chosen, dtype=np.int64)) > 0
-        best = min(best, bound_at((~hit).astype(np.int64))[0])
-    uncovered = np.ones(len(weights), dtype=np.int64)
-    for _ in range(gamma + 1):
-        value, gains = bound_at(uncovered)
-        best = min(best, value)
-        rule = int(np.argmax(gains))
-        if gains[rule] == 0:
-            break
-        start, stop = by_rule.indptr[rule], by_rule.indptr[rule + 1]
-        uncovered[by_rule.indices[start:stop]] = 0
-    return int(best)
 
 
 def decode_cdprl(layout: CDPRLLayout, solution: Solution) -> CDPRLAnswer:
@@ -522,25 +476,26 @@ def decode_cdprl(layout: CDPRLLayout, solution: Solution) -> CDPRLAnswer:
     The coverage is recomputed from the selected rules (a non-optimal answer
     may leave a covered group's ``y`` false).  The bound is the optimum when
     the status is OPTIMAL, else the smallest of ``total_weight - lower_bound``
-    (when the engine proved a lower bound on the cost),
-    :func:`coverage_upper_bound` and :func:`trivial_bound`; an UNSATISFIABLE
-    or UNKNOWN answer selects nothing.
+    (when the engine proved a lower bound on the cost) and the combinatorial
+    bounds of :func:`satrules.encoders.cdprl_bounds.best_bound` (trivial,
+    submodular, conflict-aware); ``bound_source`` names the winner.  An
+    UNSATISFIABLE or UNKNOWN answer selects nothing.
     """
-    bound = trivial_bound(layout)
     if solution.values is None or not solution.status.is_feasible:
-        return CDPRLAnswer(selected=[], coverage=0,
-                           bound=min(bound, coverage_upper_bound(layout)))
+        bound, source = best_bound(layout)
+        return CDPRLAnswer(selected=[], coverage=0, bound=bound, bound_source=source)
     chosen = solution.values[layout.x]
     hit = (layout.group_rules @ chosen.astype(np.int64)) > 0
     cov = int(layout.group_weights[hit].sum())
     if solution.status.name == "OPTIMAL":
-        bound = min(bound, layout.total_weight - int(solution.cost))
+        bound, source = layout.total_weight - int(solution.cost), "optimal"
     else:
-        bound = min(bound, coverage_upper_bound(layout, chosen))
-        if solution.lower_bound is not None:
-            bound = min(bound, layout.total_weight - int(solution.lower_bound))
+        bound, source = best_bound(layout, chosen)
+        if solution.lower_bound is not None and (
+                layout.total_weight - int(solution.lower_bound) < bound):
+            bound, source = layout.total_weight - int(solution.lower_bound), "engine"
     return CDPRLAnswer(selected=sorted(layout.rules[chosen].tolist()), coverage=cov,
-                       bound=max(bound, cov))
+                       bound=max(bound, cov), bound_source=source)
 
 
 def hint_cdprl(layout: CDPRLLayout, selected: Any) -> dict[int, bool]:

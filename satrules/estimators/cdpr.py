@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from satrules import metrics
 from satrules.binarize import MISSING, inspect_column, numeric_values
-from satrules.cdpr import gdy, gra, solve_exact
+from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
 from satrules.mining import mine_rules
@@ -31,7 +31,7 @@ from satrules.rules import missing_mask
 
 __all__ = ["CDPRClassifier"]
 
-_METHODS = ("gra", "gdy", "exact")
+_METHODS = ("gra", "gdy", "local", "exact")
 _RESOLVE = ("accuracy", "coverage", "vote")
 
 
@@ -132,8 +132,10 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         Maximum number of rules.
     delta : int or None, default=4
         Maximum rule width (number of features a rule constrains).
-    method : {"gra", "gdy", "exact"}, default="gra"
-        GRA (GraphRules), GDY (FIG on the relaxed objective g) or the exact CDPRL model.
+    method : {"gra", "gdy", "local", "exact"}, default="gra"
+        GRA (GraphRules), GDY (FIG on the relaxed objective g), the swap/exchange local search
+        seeded by GRA and GDY (:func:`satrules.cdpr.local`; feasible for β and γ, at least as
+        good as GRA) or the exact CDPRL model (warm-started by the local search).
     selection : {"static", "marginal"}, default="static"
         GRA's pick criterion (the paper's static coverage, or marginal gain).
     lam : float, default=1.0
@@ -148,11 +150,11 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     backend : str, default="auto"
         Backend of the exact method.
     time_limit : float or None, default=None
-        Seconds for the exact method's backend solve (CP-SAT and RC2 stop within about a second
-        of it); mining the candidates and building the model come on top and are not limited.
-        At the limit the best rule set found is used (``result_.status`` is FEASIBLE); if the
-        backend found none, the classifier falls back to GRA's answer (its warm start) and
-        warns.
+        Seconds for the exact method's selection (building the model, the bounds and the
+        backend solve); mining the candidates and the local-search warm start come on top.
+        At the limit the best rule set found is used (``result_.status`` is FEASIBLE), never
+        worse than the warm start; if nothing feasible came back, the classifier falls back to
+        the local search's answer and warns.
     default_class : label or None, default=None
         Class of samples no rule covers.  ``None``: the majority class of the training samples
         the selected rules leave uncovered (of all training samples if none is uncovered).
@@ -308,13 +310,16 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
             return gra(covers, self.beta, self.gamma, selection=self.selection)
         if self.method == "gdy":
             return gdy(covers, self.gamma, self.lam, rho=self.rho)
-        warm = gra(covers, self.beta, self.gamma, selection=self.selection)
+        seed = int(rng.randint(2**31 - 1))
+        warm = local(covers, self.beta, self.gamma, random_state=seed)
+        if self.method == "local":
+            return warm
         res = solve_exact(covers, self.beta, self.gamma, backend=self.backend,
                           time_limit=self.time_limit, hint=warm.selected, accuracy=accuracy,
-                          seed=int(rng.randint(2**31 - 1)))
+                          seed=seed)
         if not res.status.is_feasible:
-            warnings.warn(f"exact CDPRL found no solution ({res.status.value}); using GRA's "
-                          f"answer", RuntimeWarning, stacklevel=3)
+            warnings.warn(f"exact CDPRL found no solution ({res.status.value}); using the "
+                          f"local search's answer", RuntimeWarning, stacklevel=3)
             return warm
         return res
 

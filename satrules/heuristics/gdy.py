@@ -16,6 +16,9 @@ in §6.4: two disjoint solutions grown in alternation, each taking the next
 rule whose gain reaches its own geometrically decreasing threshold (factor
 ``1 - rho``, stop at ``rho * M / gamma``), run once from empty sets and once
 from the best singleton; the best of the four (and of the empty set) wins.
+``M`` is the largest singleton *gain* by default (``threshold="gain"``), not
+the largest ``g({x})``, whose constant ``lam * N`` would stop FIG after one or
+two rules on real data (errata §11).
 ``algorithm="greedy"`` adds the rule of largest gain while the gain is
 positive and ``|S| < gamma``.
 
@@ -44,6 +47,7 @@ from satrules.heuristics.submodular import Incidence, check_gamma
 __all__ = ["GDYResult", "gdy_select"]
 
 _ALGORITHMS = ("fig", "greedy")
+_THRESHOLDS = ("gain", "value")
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,7 @@ def _greedy(make, gamma: int, usable: np.ndarray) -> _Growing:
 
 
 def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
-               algorithm: str = "fig") -> GDYResult:
+               algorithm: str = "fig", threshold: str = "gain") -> GDYResult:
     """Select at most ``gamma`` rules maximising ``g`` (coverage minus scaled mean overlap).
 
     Parameters
@@ -164,6 +168,14 @@ def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
         FIG's threshold decay ``0 < rho < 1`` (the seed's rho, Kuhnle's epsilon).
     algorithm : {"fig", "greedy"}
         FastInterlaceGreedy (the seed's GDY) or plain greedy.
+    threshold : {"gain", "value"}
+        FIG's ``M`` (start and stop of its thresholds, stop ``rho * M / gamma``).
+        ``"gain"`` (default): the largest singleton gain ``g({x}) - g(empty) = |cover(x)|``,
+        i.e. FIG run on ``g - g(empty)``, which has the same gains; it picks
+        the 3-12 rules the paper reports.  ``"value"``: the literal
+        ``max g({x}) = |cover(x)| + lam N``; the constant ``lam N`` then sits in
+        every threshold and FIG stops after one or two rules once ``lam N`` dwarfs
+        the covers (``docs/cdpr_paper_errata.md`` §11).
 
     Returns
     -------
@@ -180,6 +192,8 @@ def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
     """
     if algorithm not in _ALGORITHMS:
         raise ValueError(f"algorithm must be one of {_ALGORITHMS}, got {algorithm!r}")
+    if threshold not in _THRESHOLDS:
+        raise ValueError(f"threshold must be one of {_THRESHOLDS}, got {threshold!r}")
     gamma = check_gamma(gamma)
     if not float(lam) >= 0 or not np.isfinite(float(lam)):
         raise ValueError(f"lam must be a finite number >= 0, got {lam!r}")
@@ -199,7 +213,9 @@ def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
         return GDYResult(list(best.members), best.cov, float(best.value()))
     singles = np.where(usable, sizes + float(lam) * n_samples, -np.inf)
     a0 = int(np.argmax(singles))
-    big_m = float(singles[a0])
+    # "gain": FIG on f(S) = g(S) - g(empty), whose singletons are worth |cover(x)|; "value":
+    # M = max g({x}) literally, which carries the constant lam * N into every threshold
+    big_m = float(singles[a0]) - (float(lam) * n_samples if threshold == "gain" else 0.0)
     # M >= 1 here (a usable rule covers a sample), so §6.4's "M <= 0" edge case cannot occur
     stop = float(rho) * big_m / gamma
     a_sol, b_sol = _fig_run(make, None, big_m, stop, gamma, usable, float(rho))

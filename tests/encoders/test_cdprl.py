@@ -11,6 +11,7 @@ from hypothesis.extra.numpy import arrays
 
 from satrules.backends.registry import available_backends, solve
 from satrules.encoders.cdprl import (
+    conflict_bound,
     coverage_upper_bound,
     decode_cdprl,
     encode_cdprl,
@@ -18,9 +19,10 @@ from satrules.encoders.cdprl import (
     hint_cdprl,
     trivial_bound,
 )
+from satrules.encoders.cdprl_bounds import best_bound
 from satrules.exceptions import EncodingError, ModelSizeError
 from satrules.heuristics import coverage, exhaustive_cdprl, gra_select, is_feasible
-from satrules.ir import Status
+from satrules.ir import Status, make_solution
 from tests.strategies import cdpr_worked_example as worked_example
 from tests.strategies import covers_from_sets
 
@@ -276,3 +278,34 @@ def test_submodular_bound_is_a_valid_upper_bound(inst, strict, data):
     for mask in (None, chosen):
         bound = coverage_upper_bound(enc.layout, mask)
         assert want <= bound <= trivial_bound(enc.layout)
+
+
+@settings(max_examples=150, deadline=None)
+@given(inst=small_instances(max_rules=8, max_samples=12), strict=st.booleans(),
+       reduce=st.booleans())
+def test_conflict_bound_is_a_valid_upper_bound(inst, strict, reduce):
+    """conflict_bound >= OPT (brute force), with and without the reductions; every per-rule
+    bound is >= the best feasible set whose largest rule is that rule."""
+    covers, beta, gamma = inst
+    enc = encode_cdprl(covers, beta, gamma, strict=strict, reduce=reduce)
+    want, _ = exhaustive_cdprl(covers, beta, gamma, strict)
+    assert want <= conflict_bound(enc.layout) <= enc.layout.total_weight
+    bound, source = best_bound(enc.layout)
+    assert want <= bound and source in ("trivial", "submodular", "conflict")
+
+
+def test_conflict_bound_beats_submodularity():
+    """A and A' (10 samples each, 9 shared) conflict at beta 1/2; OPT with gamma 2 is A + C = 12.
+
+    Submodularity ignores the conflict and allows A + A' + C's gains (13); the conflict-aware
+    bound takes A as the largest rule and only C as its compatible partner: 12 = OPT.
+    """
+    covers = covers_from_sets([range(0, 10), [*range(0, 9), 10], [11, 12]], 13)
+    enc = encode_cdprl(covers, 0.5, 2, reduce=False)
+    assert exhaustive_cdprl(covers, 0.5, 2)[0] == 12
+    assert coverage_upper_bound(enc.layout) == 13
+    assert conflict_bound(enc.layout) == 12
+    assert best_bound(enc.layout) == (12, "conflict")
+    feasible = make_solution(enc.model, Status.FEASIBLE, hint_cdprl(enc.layout, [2]))
+    ans = decode_cdprl(enc.layout, feasible)  # a FEASIBLE answer states the best bound
+    assert (ans.coverage, ans.bound, ans.bound_source) == (2, 12, "conflict")

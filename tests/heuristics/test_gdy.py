@@ -84,9 +84,9 @@ def test_deterministic_and_input_format_independent(covers, gamma, algorithm):
 def test_overlap_penalty_prefers_disjoint_rules():
     """A large lam trades coverage for no overlap ({0, 1} covers 10 with overlap 2, {0, 2} 8).
 
-    FIG runs with a small rho: its stop threshold rho * M / gamma includes lam * N,
-    so with the default rho = 0.1 it never takes the second rule's gain of 2 (a
-    documented weakness of the seed's GDY, not a bug).
+    With the literal threshold reading (``threshold="value"``) FIG's stop threshold
+    rho * M / gamma includes lam * N, so with rho = 0.1 it never takes the second rule's
+    gain of 2; the default reading (M = the largest singleton *gain*) does.
     """
     covers = np.zeros((3, 12), dtype=bool)
     covers[0, 0:6] = True
@@ -97,8 +97,20 @@ def test_overlap_penalty_prefers_disjoint_rules():
         high = gdy_select(covers, 2, 5.0, rho=0.01, algorithm=algorithm)
         assert sorted(low.selected) == [0, 1] and low.coverage == 10
         assert sorted(high.selected) == [0, 2] and high.coverage == 8
-    default_fig = gdy_select(covers, 2, 5.0)
-    assert default_fig.selected == [0]
+    assert gdy_select(covers, 2, 5.0, threshold="value").selected == [0]
+    assert sorted(gdy_select(covers, 2, 5.0).selected) == [0, 2]
+
+
+def test_fig_threshold_reading_picks_enough_rules():
+    """Issue 13 item 5: with lam * N in M (the literal reading) FIG stops after one rule on six
+    disjoint rules (lam 100); with M = the largest singleton gain it picks several, as the
+    paper reports (3-12 rules)."""
+    covers = np.zeros((6, 60), dtype=bool)
+    for rule in range(6):
+        covers[rule, 10 * rule:10 * rule + 10] = True
+    assert len(gdy_select(covers, 5, 100.0, threshold="value").selected) == 1
+    res = gdy_select(covers, 5, 100.0)
+    assert len(res.selected) >= 3 and res.coverage == 10 * len(res.selected)
 
 
 def test_greedy_stops_when_no_gain_is_positive():
@@ -117,6 +129,7 @@ def test_empty_inputs():
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"algorithm": "lazy"}, "algorithm"),
+    ({"threshold": "max"}, "threshold"),
     ({"rho": 0.0}, "rho"),
     ({"rho": 1.0}, "rho"),
     ({"lam": -1.0}, "lam"),

@@ -75,6 +75,34 @@ def test_rate_equal_to_beta_is_allowed_when_strict():
     assert not rate_exceeds(3, 10, 0.3)[()]  # 0.3 * 10 is not exactly 3.0 in floating point
 
 
+def _seed_loop_picks(covers, beta, gamma):
+    """Picks of the seed's Algorithm 1 loop read literally: ``while V or |S| <= gamma``.
+
+    Picking from an empty graph adds nothing (there is no vertex to add), so
+    that case stops to keep the transcription finite.
+    """
+    sizes = covers.sum(axis=1)
+    alive = np.ones(len(covers), dtype=bool)
+    picks = []
+    while alive.any() or len(picks) <= gamma:
+        if not alive.any():
+            break
+        v = int(np.argmax(np.where(alive, sizes, -1)))
+        picks.append(v)
+        overlap = (covers & covers[v]).sum(axis=1)
+        alive &= ~rate_exceeds(overlap, sizes, beta, strict=False)
+        alive[v] = False
+    return picks
+
+
+def test_seed_loop_ignores_gamma_while_graph_is_non_empty():
+    """Erratum 1: 5 disjoint rules, gamma 2 -- the seed's "or" loop picks all 5, gra_select 2."""
+    covers = np.eye(5, dtype=bool)
+    assert len(_seed_loop_picks(covers, 0.5, 2)) == 5
+    for selection in ("static", "marginal"):
+        assert len(gra_select(covers, 0.5, 2, selection=selection).selected) == 2
+
+
 def test_loop_stops_at_gamma_picks():
     """Erratum 1: the loop is `|S| < gamma` -- never gamma + 1 picks, even with room left."""
     covers = np.eye(6, dtype=bool)  # six disjoint rules, no conflicts

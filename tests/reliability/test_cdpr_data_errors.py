@@ -161,9 +161,9 @@ def test_exact_honours_time_limit():
     assert len(clf.rules_) <= 12
 
 
-def test_exact_without_solution_falls_back_to_gra(frame, monkeypatch):
-    """When the exact backend finds nothing in time (UNKNOWN), fit warns and keeps GRA's
-    answer instead of returning an empty or unchecked rule set."""
+def test_exact_without_solution_falls_back_to_the_warm_start(frame, monkeypatch):
+    """When the exact backend finds nothing in time (UNKNOWN), fit warns and keeps its warm
+    start (the local search, issue 13) instead of returning an empty or unchecked rule set."""
     X, y = frame
 
     class _Unknown:
@@ -171,13 +171,13 @@ def test_exact_without_solution_falls_back_to_gra(frame, monkeypatch):
         selected, coverage = [], 0
 
     monkeypatch.setattr(cdpr_module, "solve_exact", lambda *a, **k: _Unknown())
-    with pytest.warns(RuntimeWarning, match="no solution.*GRA"):
+    with pytest.warns(RuntimeWarning, match="no solution.*local search"):
         clf = _clf(method="exact", time_limit=0.01).fit(X, y)
-    gra_clf = _clf(method="gra").fit(X, y)
-    assert str(clf.rules_) == str(gra_clf.rules_) and len(clf.rules_) > 0
+    local_clf = _clf(method="local").fit(X, y)
+    assert str(clf.rules_) == str(local_clf.rules_) and len(clf.rules_) > 0
 
 
-@pytest.mark.parametrize("method", ["gra", "gdy", "exact"])
+@pytest.mark.parametrize("method", ["gra", "gdy", "local", "exact"])
 def test_deterministic_for_fixed_random_state(frame, method):
     """Same data, parameters, backend (CP-SAT, seeded, one worker) and random_state give the
     same rules on every run, and a refit reproduces them."""

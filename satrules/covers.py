@@ -1,0 +1,177 @@
+"""Cover matrices and exact overlap-rate tests: one home for both CDPR layers (STYLE.md §2).
+
+A *cover matrix* is a boolean ``n_rules x n_samples`` matrix (numpy or
+scipy.sparse): entry ``(r, i)`` is true when sample ``i`` satisfies the
+condition of rule ``r`` (ALGORITHMS.md §4.1).  The exact encoder
+(:mod:`satrules.encoders.cdprl`) and the heuristics (:mod:`satrules.heuristics`)
+both read covers through :func:`as_cover_matrix` and ``beta`` through
+:func:`beta_fraction`, so they agree on every rate.
+
+Overlap-rate tests are exact: ``beta`` is turned into a fraction ``p / q``
+once and ``overlap / |cover(r)| > beta`` is evaluated as the integer test
+``overlap * q > p * |cover(r)|``, so a rate equal to ``beta`` is never
+misjudged by floating-point rounding (strict versus non-strict changes optima,
+ALGORITHMS.md §4.4).
+
+This module imports numpy and scipy only; errors are ``ValueError`` (the
+encoder re-raises them as :class:`~satrules.exceptions.EncodingError`, a
+``ValueError`` subclass).
+"""
+
+from __future__ import annotations
+
+import numbers
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "Incidence",
+    "as_cover_matrix",
+    "beta_fraction",
+    "check_gamma",
+    "rate_exceeds",
+]
+
+_MAX_DENOMINATOR = 10**6
+#: Overlap queries answered by matrix-vector products before a CSC copy is built.
+_PRODUCTS_BEFORE_CSC = 16
+
+
+def as_cover_matrix(covers: Any) -> sp.csr_matrix:
+    """Return ``covers`` as a canonical boolean CSR matrix (sorted indices, no explicit zeros).
+
+    Parameters
+    ----------
+    covers : array-like or scipy.sparse matrix, shape (n_rules, n_samples)
+        Non-zero entries mean "rule covers sample".
+
+    Raises
+    ------
+    ValueError
+        If ``covers`` is not two-dimensional.
+
+    Examples
+    --------
+    >>> as_cover_matrix([[1, 0, 1], [0, 0, 0]]).nnz
+    2
+    """
+    if sp.issparse(covers):
+        mat = sp.csr_matrix(covers)
+    else:
+        arr = np.asarray(covers)
+        if arr.ndim != 2:
+            raise ValueError(f"covers must be a 2-D rules x samples matrix, got shape {arr.shape}")
+        mat = sp.csr_matrix(arr != 0)
+    if mat.ndim != 2:
+        raise ValueError(f"covers must be a 2-D rules x samples matrix, got shape {mat.shape}")
+    if mat.dtype != bool:
+        mat = sp.csr_matrix(mat != 0)
+    mat.eliminate_zeros()
+    mat.sort_indices()
+    return mat
+
+
+class Incidence:
+    """A cover matrix with fast "how many of these samples does each rule cover" queries.
+
+    ``overlaps(samples)`` is one sparse matrix-vector product (``O(nnz)``).
+    After :data:`_PRODUCTS_BEFORE_CSC` queries a CSC copy is built once (it
+    costs about thirty products) and later queries gather the CSC columns of
+    the given samples instead, costing ``sum of their degrees`` -- for GRA's
+    picks ``|cover(v)| * (rules per sample)``, far below ``nnz``.
+    """
+
+    def __init__(self, covers: Any) -> None:
+        self.rows = as_cover_matrix(covers)
+        self.n_rules, self.n_samples = self.rows.shape
+        self.sizes = np.diff(self.rows.indptr).astype(np.int64)
+        # float32 counts are exact below 2**24; wider data beyond that
+        dtype = np.float32 if self.n_samples < 2**24 else np.float64
+        self._dtype = dtype
+        self._counts = sp.csr_matrix((np.ones(self.rows.nnz, dtype=dtype), self.rows.indices,
+                                      self.rows.indptr), shape=self.rows.shape)
+        self._cols: sp.csc_matrix | None = None
+        self._queries = 0
+
+    def cover(self, rule: int) -> np.ndarray:
+        """Return the samples rule ``rule`` covers (sorted)."""
+        return self.rows.indices[self.rows.indptr[rule]:self.rows.indptr[rule + 1]]
+
+    def overlaps(self, samples: np.ndarray) -> np.ndarray:
+        """Return ``|cover(r) & samples|`` for every rule ``r`` (``samples`` distinct)."""
+        self._queries += 1
+        if self._cols is None and self._queries > _PRODUCTS_BEFORE_CSC:
+            self._cols = self.rows.tocsc()
+        if self._cols is None:
+            vec = np.zeros(self.n_samples, dtype=self._dtype)
+            vec[samples] = 1
+            return np.rint(self._counts @ vec).astype(np.int64)
+        indptr = self._cols.indptr
+        starts = indptr[samples]
+        lens = indptr[samples + 1] - starts
+        total = int(lens.sum())
+        if total == 0:
+            return np.zeros(self.n_rules, dtype=np.int64)
+        shift = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+        rules = self._cols.indices[shift + np.arange(total)]
+        return np.bincount(rules, minlength=self.n_rules).astype(np.int64)
+
+
+def beta_fraction(beta: Any) -> tuple[int, int]:
+    """Return ``beta`` as an exact fraction ``(p, q)`` (floats are read as the decimal meant).
+
+    ``0.1`` becomes ``(1, 10)``, not the binary expansion of 0.1.
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is negative, not a number, or not finite.
+
+    Examples
+    --------
+    >>> beta_fraction(0.1), beta_fraction(Fraction(2, 3)), beta_fraction(1)
+    ((1, 10), (2, 3), (1, 1))
+    """
+    if isinstance(beta, bool) or not isinstance(beta, (numbers.Real, np.floating, np.integer)):
+        raise ValueError(f"beta must be a real number >= 0, got {beta!r}")
+    if not np.isfinite(float(beta)) or beta < 0:
+        raise ValueError(f"beta must be a finite real number >= 0, got {beta!r}")
+    frac = Fraction(beta) if isinstance(beta, (Fraction, numbers.Integral)) else (
+        Fraction(str(float(beta))))
+    frac = frac.limit_denominator(_MAX_DENOMINATOR)
+    return frac.numerator, frac.denominator
+
+
+def check_gamma(gamma: Any) -> int:
+    """Return ``gamma`` as an int after checking it is a non-negative integer."""
+    if isinstance(gamma, bool) or not isinstance(gamma, (numbers.Integral, np.integer)):
+        raise ValueError(f"gamma must be a non-negative integer, got {gamma!r}")
+    if gamma < 0:
+        raise ValueError(f"gamma must be a non-negative integer, got {gamma}")
+    return int(gamma)
+
+
+def rate_exceeds(overlap: Any, size: Any, beta: Any, strict: bool = True) -> np.ndarray:
+    """Return where ``overlap / size`` breaks the bound: ``> beta`` (strict) or ``>= beta``.
+
+    ``strict=True`` matches the CDPRL constraint ``overlap-rate <= beta``; the
+    seed's Algorithm 1 uses ``>=`` (``strict=False``).  Zero overlaps never
+    conflict (a rate of 0 is allowed even with ``beta = 0`` in non-strict mode,
+    because rules that share no sample cannot overlap).
+
+    Examples
+    --------
+    >>> rate_exceeds([3, 3, 4], [6, 6, 6], 0.5).tolist()
+    [False, False, True]
+    >>> rate_exceeds([3], [6], 0.5, strict=False).tolist()
+    [True]
+    """
+    p, q = beta_fraction(beta)
+    ov = np.asarray(overlap, dtype=np.int64)
+    size = np.asarray(size, dtype=np.int64)
+    if strict:
+        return (ov * q > p * size) & (ov > 0)
+    return (ov * q >= p * size) & (ov > 0)
