@@ -149,15 +149,16 @@ def test_duplicate_column_names(frame):
 
 
 def test_exact_honours_time_limit():
-    """method="exact" with time_limit=1: the backend stops within the limit plus 2 s and returns
-    its best answer (FEASIBLE or OPTIMAL), which satisfies the CDPRL constraints."""
+    """method="exact" with time_limit=1: the backend stops within the limit (with the tests'
+    generous slack) and returns its best answer (FEASIBLE or OPTIMAL), which satisfies the
+    CDPRL constraints."""
     X, y = make_classification(1000, 10, n_informative=6, flip_y=0.1, random_state=0)
     clf = CDPRClassifier(method="exact", n_estimators=20, max_depth=5, delta=5, alpha=0.6,
                          gamma=12, beta=0.6, backend="cpsat", time_limit=1, random_state=0)
     clf.fit(X, y)
     res = clf.result_
     assert res.status in (Status.FEASIBLE, Status.OPTIMAL)
-    assert res.solution.wall_time <= 1 + 2
+    assert res.solution.wall_time <= 1 + SLACK
     assert len(clf.rules_) <= 12
 
 

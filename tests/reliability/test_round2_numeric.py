@@ -26,6 +26,7 @@ from satrules.ir import wcnf as wcnf_module
 from tests.backends.conftest import BACKEND_OPTIONS
 from tests.reliability.test_wcnf_fuzz import _outcome, documents
 from tests.strategies import either_or_model
+from tests.timing import SLACK
 
 needs_highs = pytest.mark.skipif(not HiGHSBackend.available(), reason="highspy is not installed")
 
@@ -252,7 +253,7 @@ def test_highs_answers_although_the_engine_ignores_its_clock(monkeypatch, with_i
         sol = solve(model, backend="highs", time_limit=1)
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + 30
+    assert time.perf_counter() - t0 < 1 + SLACK
     assert "overran the time limit" in sol.message
     if with_incumbent:
         assert sol.status is Status.FEASIBLE and sol.cost == 5 and sol.lower_bound == 1
@@ -313,7 +314,7 @@ def test_rc2_answers_although_building_or_a_core_ignores_the_clock(monkeypatch, 
         sol = solve(either_or_model(3, 2), backend="rc2", time_limit=1, stratified=False)
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + 30
+    assert time.perf_counter() - t0 < 1 + SLACK
     assert sol.status is Status.UNKNOWN and "did not stop" in sol.message
 
 
@@ -330,7 +331,7 @@ def test_cpsat_answers_although_the_engine_ignores_stop(monkeypatch):
         sol = solve(either_or_model(3, 2), backend="cpsat", time_limit=1)
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + 30
+    assert time.perf_counter() - t0 < 1 + SLACK
     assert sol.status is Status.UNKNOWN and "did not stop" in sol.message
 
 
@@ -365,7 +366,7 @@ def test_staged_abandons_a_stage_that_never_answers(monkeypatch):
                     time_limit=1)
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + 30
+    assert time.perf_counter() - t0 < 1 + SLACK
     assert sol.status is Status.FEASIBLE and sol.cost == 3
     assert "fake_b: abandoned" in sol.message
 
