@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import warnings
 from collections import Counter
 from decimal import ROUND_CEILING, Decimal
@@ -256,6 +257,10 @@ def _level_limit(max_levels: Any, n_present: int) -> int | None:
     return int(max_levels)
 
 
+#: Column names that say "identifier" (``id``, ``ID``, ``patient_id``, ``Customer ID``...).
+_ID_NAME = re.compile(r"(^|[_\s.])id$|^id([_\s.]|$)", re.IGNORECASE)
+
+
 def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
                    categorical: bool = False) -> tuple[str, Any]:
     """Classify one column: ``("numeric", floats)``, ``("categorical", None)`` or ``("id", why)``.
@@ -266,7 +271,9 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     values, i.e. more than 50 levels or more than half the rows distinct), when it is
     named ``rownames`` or ``Unnamed: 0`` (row labels from R or pandas), or when it is a
     numeric column of at least 20 distinct integers, one per row, in increasing or
-    decreasing row order (a row number).  ``max_levels=None`` turns all three off.
+    decreasing row order (a row number), or integers, more than half of them distinct,
+    in a column named like an identifier (``ID``, ``patient_id``, ``id.code``: MASS/biopsy's
+    sample codes).  ``max_levels=None`` turns all of these off.
 
     Raises
     ------
@@ -289,6 +296,9 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         if (steps > 0).all() or (steps < 0).all():
             return "id", (f"{len(numeric)} distinct integers in row order: a row number, "
                           "not a feature")
+        if _ID_NAME.search(name) and len(np.unique(numeric)) > len(numeric) // 2:
+            return "id", (f"integers named like an identifier, {len(np.unique(numeric))} "
+                          f"distinct in {len(numeric)} rows: a record number, not a feature")
     return "numeric", numeric
 
 

@@ -331,3 +331,18 @@ def test_incremental_learners_take_max_levels(cls):
     assert any("code" in str(w.message) for w in caught)
     kept = est(backend="rc2", max_levels=None, max_partitions=2, random_state=0).fit(frame, y)
     assert "code" not in kept.binarizer_.dropped_features_
+
+
+def test_integer_column_named_like_an_id_is_dropped():
+    """MASS/biopsy's sample codes: integers, mostly distinct, not in row order, in a column
+    named ID.  They are an identifier (dropped with a warning), while the same numbers under
+    another name stay a numeric feature."""
+    rng = np.random.default_rng(0)
+    codes = rng.choice(10**6, size=60, replace=False)
+    codes[:5] = codes[5:10]   # a few repeated codes, as in biopsy
+    frame = pd.DataFrame({"ID": codes, "x": rng.normal(size=60)})
+    with pytest.warns(UserWarning, match="'ID'"):
+        tb = ThresholdBinarizer().fit(frame)
+    assert "ID" in tb.dropped_features_
+    kept = ThresholdBinarizer().fit(frame.rename(columns={"ID": "income"}))
+    assert "income" not in kept.dropped_features_ and kept.feature_kinds_["income"] == "ordinal"
