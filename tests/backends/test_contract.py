@@ -118,8 +118,9 @@ def test_time_limit_is_honoured(backend):
     sol = _solve(model, backend, time_limit=limit)
     elapsed = time.perf_counter() - start
     assert elapsed <= limit + SLACK
-    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN), sol.status
-    if sol.status is Status.FEASIBLE:
+    # OPTIMAL only if a fast machine finishes within the limit (brute force's 2**20 sweep)
+    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN), sol.status
+    if sol.status.is_feasible:
         assert model.evaluate(sol.assignment)
         assert sol.cost == model.cost(sol.values)
         assert sol.lower_bound is None or sol.lower_bound <= sol.cost

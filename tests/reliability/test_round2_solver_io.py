@@ -20,6 +20,7 @@ from satrules.backends.wcnf_external import ExternalWCNFBackend, parse_solver_ou
 from satrules.cli import main
 from satrules.ir import Model, Status
 from satrules.ir.wcnf import write_wcnf
+from tests.timing import SLACK
 
 ROOT = Path(__file__).resolve().parents[2]
 PATIENCE = 30.0  # seconds a test waits for a process to die or a file to appear
@@ -422,13 +423,19 @@ def test_tracker_finds_detached_process_by_environment_marker():
     """Row 17, the last resort: a process with no parent or session link left to the
     solver (orphaned after setsid()) is still found by the marker it inherited in its
     environment, and killed."""
-    from satrules.backends._procs import MARKER, Tracker
+    from satrules.backends._procs import MARKER, Tracker, _has_marker
 
     sleeper = [sys.executable, "-c", "import time; time.sleep(120)"]
     root = subprocess.Popen(sleeper, start_new_session=True)
     stray = subprocess.Popen(sleeper, start_new_session=True,
                              env=dict(os.environ, **{MARKER: "run-42"}))
     try:
+        # precondition: the stray's environment (with the marker) is visible in /proc; on
+        # a loaded machine that can lag its start a little
+        deadline = time.monotonic() + SLACK
+        while not _has_marker(stray.pid, f"{MARKER}=run-42".encode()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
         detached, survivors = Tracker(root.pid, "run-42").kill_all()
         assert detached == [stray.pid] and survivors == []
         stray.wait(timeout=PATIENCE)

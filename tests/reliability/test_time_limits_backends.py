@@ -42,20 +42,24 @@ def _hard(backend: str) -> Model:
 @pytest.mark.parametrize("backend", IN_PROCESS)
 @pytest.mark.parametrize("limit", [0.3, 1.5])
 def test_limit_plus_slack(backend, limit):
-    """Within limit + 2 s: FEASIBLE (verified, cost is the IR's, bound <= cost) or UNKNOWN."""
+    """Within the limit (plus the tests' slack): FEASIBLE (verified, cost is the IR's, bound
+    <= cost) or UNKNOWN -- or OPTIMAL with the true optimum when a fast machine finishes the
+    model within the limit (which model is "too hard" depends on machine speed)."""
     model = _hard(backend)
     start = time.perf_counter()
     sol = solve(model, backend=backend, time_limit=limit)
     elapsed = time.perf_counter() - start
     assert elapsed <= limit + SLACK, f"{backend} took {elapsed:.2f} s for a {limit} s limit"
-    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
     assert sol.wall_time <= elapsed
-    if sol.status is Status.FEASIBLE:
+    if sol.status.is_feasible:
         assert model.evaluate(sol.values)
         assert sol.cost == model.cost(sol.values)
         assert sol.lower_bound is None or sol.lower_bound <= sol.cost
     else:
         assert sol.values is None
+    if sol.status is Status.OPTIMAL:
+        assert sol.cost == solve(model, backend=backend).cost
 
 
 @pytest.mark.parametrize("backend", IN_PROCESS)
@@ -107,4 +111,5 @@ def test_bruteforce_limit_holds_without_feasible_assignments():
     start = time.perf_counter()
     sol = solve(m, backend="bruteforce", time_limit=0.2)
     assert time.perf_counter() - start <= 0.2 + SLACK
-    assert sol.status is Status.UNKNOWN
+    # UNSATISFIABLE only if a fast machine completes the 2**20 sweep within 0.2 s
+    assert sol.status in (Status.UNKNOWN, Status.UNSATISFIABLE)
