@@ -80,3 +80,14 @@ def random_maxsat(n_vars: int = 90, n_soft: int = 600, seed: int = 1) -> Model:
         m.add_soft([rng.choice([1, -1]) * rng.randint(1, n_vars) for _ in range(3)],
                    rng.randint(1, 5))
     return m
+
+
+def three_vars() -> Model:
+    """x1 or x2 (hard); soft: not x1 (2), not x2 (3), x3 (1). Optimum 2 with v = 101."""
+    m = Model()
+    x = m.new_vars("x", 3)
+    m.add_hard([x[0], x[1]])
+    m.add_soft([-x[0]], 2)
+    m.add_soft([-x[1]], 3)
+    m.add_soft([x[2]], 1)
+    return m

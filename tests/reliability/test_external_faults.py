@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from satrules.backends.wcnf_external import ExternalWCNFBackend
-from satrules.ir import Model, Status
+from satrules.ir import Status
+from tests.strategies import three_vars
 from tests.timing import SLACK
 
 
@@ -30,17 +31,6 @@ def alive(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-
-
-def three_vars() -> Model:
-    """x1 or x2 (hard); soft: not x1 (2), not x2 (3), x3 (1). Optimum 2 with v = 101."""
-    m = Model()
-    x = m.new_vars("x", 3)
-    m.add_hard([x[0], x[1]])
-    m.add_soft([-x[0]], 2)
-    m.add_soft([-x[1]], 3)
-    m.add_soft([x[2]], 1)
-    return m
 
 
 def fake(tmp_path: Path, body: str, name: str = "solver.py", executable: bool = True) -> str:

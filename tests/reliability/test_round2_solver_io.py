@@ -20,6 +20,7 @@ from satrules.backends.wcnf_external import ExternalWCNFBackend, parse_solver_ou
 from satrules.cli import main
 from satrules.ir import Model, Status
 from satrules.ir.wcnf import write_wcnf
+from tests.strategies import three_vars
 from tests.timing import SLACK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,17 +43,6 @@ def wait_until(predicate, patience: float = PATIENCE) -> bool:
             return True
         time.sleep(0.05)
     return predicate()
-
-
-def three_vars() -> Model:
-    """x1 or x2 (hard); soft: not x1 (2), not x2 (3), x3 (1). Optimum 2 with v = 101."""
-    m = Model()
-    x = m.new_vars("x", 3)
-    m.add_hard([x[0], x[1]])
-    m.add_soft([-x[0]], 2)
-    m.add_soft([-x[1]], 3)
-    m.add_soft([x[2]], 1)
-    return m
 
 
 def fake(tmp_path: Path, body: str, name: str = "solver.py") -> str:
@@ -205,17 +195,23 @@ def test_solver_temp_files_go_to_the_private_directory(tmp_path, monkeypatch):
 # ----------------------------------------------------------------------------- row 17
 
 
+def _detaching_solver(pidfile: Path) -> str:
+    """Body of a fake solver whose child calls setsid(), closes the solver's output, writes
+    its pid to ``pidfile`` and sleeps; the solver then answers the three_vars optimum."""
+    child = ("import os, sys, time; os.setsid(); os.close(1); os.close(2); "
+             f"open({str(pidfile)!r} + '.tmp', 'w').write(str(os.getpid())); "
+             f"os.rename({str(pidfile)!r} + '.tmp', {str(pidfile)!r}); time.sleep(120)")
+    return (f"p = subprocess.Popen([sys.executable, '-c', {child!r}], "
+            "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            f"while not os.path.exists({str(pidfile)!r}):\n    time.sleep(0.01)\n"
+            "print('o 2\\ns OPTIMUM FOUND\\nv 101', flush=True)")
+
+
 def test_setsid_descendant_is_found_and_killed(tmp_path):
     """Row 17: a grandchild that calls setsid() (leaving the solver's session and process
     group) and closes the solver's output is killed too, and the message says so."""
     pidfile = tmp_path / "detached.pid"
-    child = ("import os, sys, time; os.setsid(); os.close(1); os.close(2); "
-             f"open({str(pidfile)!r} + '.tmp', 'w').write(str(os.getpid())); "
-             f"os.rename({str(pidfile)!r} + '.tmp', {str(pidfile)!r}); time.sleep(120)")
-    body = (f"p = subprocess.Popen([sys.executable, '-c', {child!r}], "
-            "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-            f"while not os.path.exists({str(pidfile)!r}):\n    time.sleep(0.01)\n"
-            "print('o 2\\ns OPTIMUM FOUND\\nv 101', flush=True)")
+    body = _detaching_solver(pidfile)
     backend = ExternalWCNFBackend([fake(tmp_path, body)])
     try:
         sol = backend.solve(three_vars())
@@ -389,13 +385,7 @@ def test_descendant_that_cannot_be_killed_is_named(tmp_path, monkeypatch):
     import satrules.backends._procs as procs
 
     pidfile = tmp_path / "detached.pid"
-    child = ("import os, sys, time; os.setsid(); os.close(1); os.close(2); "
-             f"open({str(pidfile)!r} + '.tmp', 'w').write(str(os.getpid())); "
-             f"os.rename({str(pidfile)!r} + '.tmp', {str(pidfile)!r}); time.sleep(120)")
-    body = (f"p = subprocess.Popen([sys.executable, '-c', {child!r}], "
-            "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-            f"while not os.path.exists({str(pidfile)!r}):\n    time.sleep(0.01)\n"
-            "print('o 2\\ns OPTIMUM FOUND\\nv 101', flush=True)")
+    body = _detaching_solver(pidfile)
     real_kill = os.kill
 
     def refuse(pid, sig):
