@@ -347,6 +347,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                            "constant": ("always false", "always true")[r]}
         prior, best_prior, solutions, history = None, None, [], []
         anchor_best = self.anchor == "best"
+        name, options = backend_spec(self.backend)
         n_passes, per_pass = self._n_passes(n_parts), self._solved_per_pass(n_parts)
         # on a terminal a fit still running after PROGRESS_DELAY s shows a bar on stderr
         bar = progress(range(n_passes * per_pass), desc="partitions", total=n_passes * per_pass,
@@ -368,7 +369,6 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                     enc = self._encode_partition(Xb[part], y[part],
                                                  best_prior if anchor_best else prior, rng)
                     hint = self._warm_start(enc, best)
-                    name, options = backend_spec(self.backend)
                     sol = solve(enc.model, backend=name, time_limit=self._solve_time(budget),
                                 seed=int(rng.randint(2**31 - 1)), hint=hint, **options)
                 budget["left"] -= 1

@@ -21,16 +21,7 @@ import pytest
 from satrules.backends.wcnf_external import ExternalWCNFBackend
 from satrules.ir import Status
 from tests.strategies import three_vars
-from tests.timing import SLACK
-
-
-def alive(pid: int) -> bool:
-    """True if ``pid`` is a running (not zombie) process."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+from tests.timing import SLACK, alive
 
 
 def fake(tmp_path: Path, body: str, name: str = "solver.py", executable: bool = True) -> str:

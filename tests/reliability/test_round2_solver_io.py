@@ -21,19 +21,11 @@ from satrules.cli import main
 from satrules.ir import Model, Status
 from satrules.ir.wcnf import write_wcnf
 from tests.strategies import three_vars
-from tests.timing import SLACK
+from tests.timing import SLACK, alive
 
 ROOT = Path(__file__).resolve().parents[2]
 PATIENCE = 30.0  # seconds a test waits for a process to die or a file to appear
 
-
-def alive(pid: int) -> bool:
-    """True if ``pid`` is a running (not zombie) process."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
 def wait_until(predicate, patience: float = PATIENCE) -> bool:
