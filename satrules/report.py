@@ -113,11 +113,12 @@ def rules_text(est: Any) -> str:
         parts = [r.to_text(positive=str(when_true)) for r, when_true, _ in _ruleset_parts(est)]
         if isinstance(rules, RuleSet):
             parts[0] += f"\nELSE {est.classes_[0]}"
-        elif getattr(est, "class_counts_", None) is not None:
-            # one-vs-rest prediction: of the classes whose rules fire, the most frequent in
-            # training; when none fires, the most frequent class overall
-            parts.append(f"ELSE {est.classes_[int(np.argmax(est.class_counts_))]}  "
-                         f"(when several fire: the most frequent class in training)")
+        elif hasattr(est, "_class_order"):
+            # one-vs-rest prediction: the first firing class in priority order, else the
+            # default class
+            order, default = est._class_order()
+            parts.append(f"ELSE {est.classes_[default]}  (when several fire: the first of "
+                         f"{', '.join(str(est.classes_[i]) for i in order)})")
         return "\n\n".join(parts)
     text = str(rules)
     default = getattr(est, "default_", None)

@@ -72,6 +72,15 @@ def check_loaded(est: Any) -> None:
             _fail(f"rules_ must be a rule set, a dict of rule sets or mined rules, got "
                   f"{type(rules).__name__}")
         _check_candidates(rules, classes)
+    order = getattr(est, "class_order_", None)
+    if order is not None and classes is not None:
+        listed = np.asarray(order).tolist()
+        if not isinstance(listed, list) or len(listed) != len(classes) \
+                or set(listed) != set(classes.tolist()):
+            _fail(f"class_order_ {listed!r} is not an order of classes_ {classes.tolist()}")
+        fallback = getattr(est, "default_class_", None)
+        if fallback not in classes.tolist():
+            _fail(f"default_class_ {fallback!r} is not one of classes_ {classes.tolist()}")
     default = getattr(est, "default_", None)
     if default is not None and classes is not None and default not in classes.tolist():
         _fail(f"default_ {default!r} is not one of classes_ {classes.tolist()}")

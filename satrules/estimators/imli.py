@@ -90,6 +90,13 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Refuse a partition whose encoding would exceed this many clauses
         (:class:`~satrules.exceptions.ModelSizeError`, raised before building it,
         with the estimate and what to reduce); ``None`` disables the guard.
+    polish : bool, default=True
+        After the selection, improve the chosen rules on the whole training set by
+        single-literal moves (add or remove a literal, drop a rule, add a one-literal
+        rule) while the whole-training-set objective falls, so the result is a
+        local optimum of that objective (``satrules/estimators/_polish.py``).  Never
+        worse on the training data; ``best_partition_["polished_from"]`` holds the
+        objective before.  ``False`` returns the best partition's rules as they are.
 
     Attributes
     ----------
@@ -99,13 +106,19 @@ class IMLIClassifier(IncrementalRuleClassifier):
     binarizer_ : ThresholdBinarizer
     classes_ : ndarray
     class_counts_ : ndarray
-        Training rows per class (tie-breaking in one-vs-rest).
+        Training rows per class.
+    class_order_, default_class_ : ndarray, label
+        One-vs-rest only (None for two classes): when several classes' rules fire the
+        first of ``class_order_`` wins; when none fires, ``default_class_``.  Both are
+        chosen to maximise training accuracy (see the class docstring of
+        ``satrules/estimators/_base.py``).
     solution_ : Solution
         The last partition's solution.
     best_partition_ : dict, or dict ``class -> dict``
         Where the returned rules came from: ``pass`` and ``partition`` (0-based), or
         ``constant`` (``"always false"`` / ``"always true"``), and their
-        whole-training-set ``objective``.
+        whole-training-set ``objective`` (after polishing; ``polished_from``, when
+        present, is the objective of the partition's rules before it).
     fit_history_ : list of dict, or dict ``class -> list``
         One entry per solve: ``pass``, ``partition``, ``status`` and the
         whole-training-set ``objective`` of its rules (None when it found none).
@@ -152,7 +165,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
                  anchor="previous", n_thresholds=4, max_levels="auto", symmetry_breaking=False,
                  backend="auto", time_limit=None, random_state=None, multi_class="ovr",
-                 max_clauses=DEFAULT_MAX_CLAUSES):
+                 max_clauses=DEFAULT_MAX_CLAUSES, polish=True):
         self.n_rules = n_rules
         self.rule_type = rule_type
         self.data_fidelity = data_fidelity
@@ -169,6 +182,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
         self.time_limit = time_limit
         self.random_state = random_state
         self.multi_class = multi_class
+        self.polish = polish
         self.max_clauses = max_clauses
 
     def _check_params(self) -> None:

@@ -92,6 +92,14 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         Shuffles the partitions and seeds the backends.
     multi_class : {"ovr", "error"}, default="ovr"
         One-vs-rest for more than two classes (one rule set per class), or refuse them.
+    polish : bool, default=True
+        After the selection, improve the chosen rules on the whole training set by
+        single-literal moves (add or remove a literal, drop a rule, add a one-literal
+        rule; every rule within ``max_literals_per_rule``) while the whole-training-set
+        objective falls, so the result is a local optimum of that objective
+        (``satrules/estimators/_polish.py``).  Never worse on the training data;
+        ``best_partition_["polished_from"]`` holds the objective before.  ``False``
+        returns the best partition's rules as they are.
 
     Attributes
     ----------
@@ -101,13 +109,19 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     binarizer_ : ThresholdBinarizer
     classes_ : ndarray
     class_counts_ : ndarray
-        Training rows per class (tie-breaking in one-vs-rest).
+        Training rows per class.
+    class_order_, default_class_ : ndarray, label
+        One-vs-rest only (None for two classes): when several classes' rules fire the
+        first of ``class_order_`` wins; when none fires, ``default_class_``.  Both are
+        chosen to maximise training accuracy (see the class docstring of
+        ``satrules/estimators/_base.py``).
     solution_ : Solution
         The last partition's solution.
     best_partition_ : dict, or dict ``class -> dict``
         Where the returned rules came from: ``pass`` and ``partition`` (0-based), or
         ``constant`` (``"always false"`` / ``"always true"``), and their
-        whole-training-set ``objective``.
+        whole-training-set ``objective`` (after polishing; ``polished_from``, when
+        present, is the objective of the partition's rules before it).
     fit_history_ : list of dict, or dict ``class -> list``
         One entry per solve: ``pass``, ``partition``, ``status`` and the
         whole-training-set ``objective`` of its rules (None when it found none).
@@ -145,7 +159,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
                  anchor="previous", n_thresholds=4, max_levels="auto", reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
-                 time_limit=None, random_state=None, multi_class="ovr"):
+                 time_limit=None, random_state=None, multi_class="ovr", polish=True):
         self.n_rules = n_rules
         self.max_literals_per_rule = max_literals_per_rule
         self.data_fidelity = data_fidelity
@@ -164,6 +178,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         self.time_limit = time_limit
         self.random_state = random_state
         self.multi_class = multi_class
+        self.polish = polish
 
     def _check_params(self) -> None:
         for name in ("n_rules", "max_literals_per_rule"):
@@ -191,6 +206,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         size = estimate_imlib_size(rows, n_columns, self.n_rules, self.max_literals_per_rule,
                                    reduce=bool(self.reduce))
         return size["n_hard"] <= DEFAULT_MAX_CLAUSES
+
+    def _max_literals(self) -> int:
+        return int(self.max_literals_per_rule)
 
     def _hint_rules(self, encoding, rules: RuleSet):
         # the slots hold at most max_literals_per_rule literals and every rule needs one

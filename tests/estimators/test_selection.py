@@ -57,7 +57,8 @@ def test_best_partition_is_recorded_and_consistent():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(120, 4))
     y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
-    clf = IMLIClassifier(n_rules=2, partition_size=16, random_state=0, backend="rc2").fit(X, y)
+    clf = IMLIClassifier(n_rules=2, partition_size=16, random_state=0, backend="rc2",
+                         polish=False).fit(X, y)
     best = clf.best_partition_
     assert clf.n_passes_ == 2 and clf.n_partitions_ == 8 and len(clf.fit_history_) == 16
     assert set(best) == {"pass", "partition", "constant", "objective"}

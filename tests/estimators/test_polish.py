@@ -1,0 +1,128 @@
+"""Polishing the selected rules on the whole training set (``polish=True``, issue #11).
+
+``polish_rules`` must never raise the whole-training-set objective, must keep the
+learner's limits (rules, literals per rule), must stop at a local optimum of its
+move set (checked here by trying every single move by brute force), and must
+treat a CNF exactly like the DNF of its negation.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satrules import IMLIBClassifier, IMLIClassifier
+from satrules.estimators._polish import polish_rules
+from satrules.rules import Literal, Rule, RuleSet
+
+
+def _objective(rules, X, y, lam, w=1.0):
+    return lam * np.count_nonzero(rules.evaluate(X) != y) + w * rules.n_literals
+
+
+def _neighbours(rules, n_cols, max_literals, max_rules):
+    """Every rule set one polish move away (brute force, DNF)."""
+    terms = [list(r.literals) for r in rules.rules]
+    lits = [Literal(c, neg) for c in range(n_cols) for neg in (False, True)]
+    out = []
+    for j, t in enumerate(terms):
+        if len(t) > 1:
+            for i in range(len(t)):
+                out.append(terms[:j] + [t[:i] + t[i + 1:]] + terms[j + 1:])
+        if max_literals is None or len(t) < max_literals:
+            out.extend(terms[:j] + [t + [lit]] + terms[j + 1:] for lit in lits)
+        out.append(terms[:j] + terms[j + 1:])
+    if max_rules is None or len(terms) < max_rules:
+        out.extend(terms + [[lit]] for lit in lits)
+    return [RuleSet([Rule(tuple(t)) for t in ts], "dnf", n_cols) for ts in out]
+
+
+@st.composite
+def _instances(draw):
+    n, m = draw(st.integers(4, 24)), draw(st.integers(1, 4))
+    X = np.array(draw(st.lists(st.lists(st.booleans(), min_size=m, max_size=m),
+                               min_size=n, max_size=n)))
+    y = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    k = draw(st.integers(0, 3))
+    terms = [draw(st.lists(st.builds(Literal, st.integers(0, m - 1), st.booleans()),
+                           min_size=1, max_size=3)) for _ in range(k)]
+    lam = draw(st.sampled_from([1, 2, 5, 10]))
+    max_literals = draw(st.sampled_from([None, 3]))
+    max_rules = draw(st.sampled_from([None, 3]))
+    return X, y, RuleSet([Rule(tuple(t)) for t in terms], "dnf", m), lam, max_literals, max_rules
+
+
+@settings(max_examples=150, deadline=None)
+@given(_instances())
+def test_polish_is_a_local_optimum_and_never_worse(instance):
+    X, y, start, lam, max_literals, max_rules = instance
+    polished = polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=max_rules)
+    value = _objective(polished, X, y, lam)
+    assert value <= _objective(start, X, y, lam)
+    if max_literals is not None and all(len(r) <= max_literals for r in start.rules):
+        assert all(len(r) <= max_literals for r in polished.rules)
+    if max_rules is not None and start.n_rules <= max_rules:
+        assert polished.n_rules <= max_rules
+    for other in _neighbours(polished, X.shape[1], max_literals, max_rules):
+        assert _objective(other, X, y, lam) >= value - 1e-9
+
+
+@settings(max_examples=80, deadline=None)
+@given(_instances())
+def test_cnf_is_polished_as_its_dual(instance):
+    """A CNF for y is polished exactly as the DNF of its negation for ~y."""
+    X, y, start, lam, max_literals, max_rules = instance
+    cnf = start.negate()
+    polished = polish_rules(cnf, X, y, lam, max_literals=max_literals, max_rules=max_rules)
+    dual = polish_rules(start, X, ~y, lam, max_literals=max_literals, max_rules=max_rules)
+    assert polished.kind == "cnf"
+    assert np.array_equal(polished.evaluate(X), ~dual.evaluate(X))
+    assert _objective(polished, X, y, lam) == _objective(dual, X, ~y, lam)
+
+
+def test_polish_finds_the_missing_literal():
+    """x0 alone makes 20 errors; x0 AND x1 none: one added literal fixes them."""
+    X = np.array(list(itertools.product([0, 1], repeat=3)) * 10)
+    y = X[:, 0].astype(bool) & X[:, 1].astype(bool)
+    start = RuleSet([[Literal(0)]], "dnf", 3)
+    polished = polish_rules(start, X, y, data_fidelity=10)
+    assert polished == RuleSet([[Literal(0), Literal(1)]], "dnf", 3)
+
+
+def test_polish_respects_the_deadline():
+    """A deadline already past leaves the rules as they are."""
+    X = np.array(list(itertools.product([0, 1], repeat=3)) * 10)
+    y = X[:, 0].astype(bool) & X[:, 1].astype(bool)
+    start = RuleSet([[Literal(0)]], "dnf", 3)
+    assert polish_rules(start, X, y, data_fidelity=10, deadline=0.0) == start
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: IMLIClassifier(backend="rc2", n_rules=2, **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", n_rules=2, **kw),
+    lambda **kw: IMLIBClassifier(backend="rc2", n_rules=2, max_literals_per_rule=2, **kw),
+])
+def test_estimators_polish_never_worse_and_keep_limits(make):
+    """polish=True never has a higher whole-training objective than polish=False, and
+    keeps the estimator's limits; best_partition_ records the objective before."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(160, 4))
+    y = ((X[:, 0] > 0) & (X[:, 1] > -0.5) | (X[:, 2] > 1.2)).astype(int)
+    plain = make(partition_size=8, random_state=0, polish=False).fit(X, y)
+    polished = make(partition_size=8, random_state=0).fit(X, y)
+    assert polished.best_partition_["objective"] <= plain.best_partition_["objective"]
+    if "polished_from" in polished.best_partition_:
+        assert polished.best_partition_["polished_from"] == plain.best_partition_["objective"]
+        assert polished.best_partition_["objective"] < plain.best_partition_["objective"]
+    assert polished.rules_.n_rules <= 2
+    if isinstance(polished, IMLIBClassifier):
+        assert polished.rules_.max_rule_size <= 2
+    Xb = polished.binarizer_.transform(X)
+    lam = polished.data_fidelity
+    value = lam * np.count_nonzero(polished.rules_.evaluate(Xb) != y.astype(bool)) \
+        + polished.rules_.n_literals
+    assert value == polished.best_partition_["objective"]
