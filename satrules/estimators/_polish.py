@@ -111,6 +111,18 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
                    rules.label)
 
 
+def _literal_errors(XS: np.ndarray, yS: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Errors on rows ``XS`` of a term reduced to one literal per column: (positive, negated).
+
+    A positive literal on column c keeps the rows where c is 1: its errors are the
+    negatives kept plus the positives lost; a negated literal keeps the rows where c is 0.
+    """
+    n_pos = np.count_nonzero(yS)
+    ones_pos = XS[yS].sum(axis=0)        # positives where the column is 1
+    ones_neg = XS.sum(axis=0) - ones_pos  # negatives where the column is 1
+    return ones_neg + (n_pos - ones_pos), (len(yS) - n_pos - ones_neg) + ones_pos
+
+
 def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules):
     """Return the move that lowers the objective most, or None (a local optimum)."""
     covers = [_term_cover(X, t) for t in terms]
@@ -141,16 +153,8 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules):
             inside = free & covers[j]
             # rows outside this rule and the others are errors iff positive
             base = fixed + np.count_nonzero(free & ~covers[j] & y)
-            XS, yS = X[inside], y[inside]
-            n_pos = np.count_nonzero(yS)
-            ones_pos = XS[yS].sum(axis=0)          # positives kept by a positive literal
-            ones_all = XS.sum(axis=0)
-            ones_neg = ones_all - ones_pos         # negatives kept by a positive literal
-            # positive literal on column c: errors = negatives kept + positives lost
-            err_pos = ones_neg + (n_pos - ones_pos)
-            # negated literal: keeps the rows where column c is 0
-            err_neg = (len(yS) - n_pos - ones_neg) + ones_pos
-            for errs, negated in ((err_pos, False), (err_neg, True)):
+            for errs, negated in zip(_literal_errors(X[inside], y[inside]), (False, True),
+                                     strict=True):
                 c = int(np.argmin(errs))
                 consider(lam * (base + errs[c]) + w * (n_lits + 1),
                          ("add", j, Literal(c, negated)))
@@ -162,15 +166,9 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules):
         consider(lam * np.count_nonzero(union_j != y) + w * (n_lits - len(terms[j])),
                  ("drop", j, None))
     if (max_rules is None or len(terms) < max_rules) and n_cols:
-        free = ~union
-        XF, yF = X[free], y[free]
-        n_pos = np.count_nonzero(yF)
         fixed = np.count_nonzero(union & ~y)
-        ones_pos = XF[yF].sum(axis=0)
-        ones_neg = XF.sum(axis=0) - ones_pos
-        err_pos = ones_neg + (n_pos - ones_pos)
-        err_neg = (len(yF) - n_pos - ones_neg) + ones_pos
-        for errs, negated in ((err_pos, False), (err_neg, True)):
+        for errs, negated in zip(_literal_errors(X[~union], y[~union]), (False, True),
+                                 strict=True):
             c = int(np.argmin(errs))
             consider(lam * (fixed + errs[c]) + w * (n_lits + 1), ("new", None, Literal(c, negated)))
     return best
