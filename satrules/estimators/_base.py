@@ -493,7 +493,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         if polish:
             polished = self._final_rules(polish_rules(
                 best, Xb, y, self.data_fidelity, self._literal_weight(),
-                max_literals=self._max_literals(), max_rules=self.n_rules,
+                max_literals=self._max_literals(), max_rules=best.n_rules,
                 deadline=budget["deadline"]))
             obj = self._objective(polished, Xb, y)
             if obj < best_obj:   # never worse on the training data

@@ -12,7 +12,10 @@ objective with single-literal moves,
 * drop a whole rule,
 * add a one-literal rule, within ``max_rules``,
 
-taking the move that lowers the objective most, until none does.  Every move
+taking the move that lowers the objective most, until none does.  The
+estimators pass ``max_rules`` = the selected rule count, so they only refine the
+rules the solver found and never grow one from nothing (on thousands of rows a
+rule fitting a handful of them overfits).  Every move
 strictly lowers the objective, so the result is never worse on the training
 data than the input and the loop ends.  A CNF is polished through its De
 Morgan dual (a DNF of the negated literals for the negated labels: same errors,

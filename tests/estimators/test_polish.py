@@ -118,7 +118,7 @@ def test_estimators_polish_never_worse_and_keep_limits(make):
     if "polished_from" in polished.best_partition_:
         assert polished.best_partition_["polished_from"] == plain.best_partition_["objective"]
         assert polished.best_partition_["objective"] < plain.best_partition_["objective"]
-    assert polished.rules_.n_rules <= 2
+    assert polished.rules_.n_rules <= plain.rules_.n_rules   # refines, never grows
     if isinstance(polished, IMLIBClassifier):
         assert polished.rules_.max_rule_size <= 2
     Xb = polished.binarizer_.transform(X)
@@ -126,3 +126,25 @@ def test_estimators_polish_never_worse_and_keep_limits(make):
     value = lam * np.count_nonzero(polished.rules_.evaluate(Xb) != y.astype(bool)) \
         + polished.rules_.n_literals
     assert value == polished.best_partition_["objective"]
+
+
+def test_estimators_never_grow_a_rule_from_nothing(monkeypatch):
+    """With 'always false' selected (every solve UNKNOWN here), polishing keeps it: a rule
+    grown from nothing on a large training set overfits (caravan fell below majority)."""
+    import warnings
+
+    import satrules.estimators._base as base
+    from satrules.ir import Status, make_solution
+
+    monkeypatch.setattr(base, "solve", lambda model, *a, **k: make_solution(
+        model, Status.UNKNOWN, backend="fake"))
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(120, 3))
+    X[:, 0] = rng.random(120) < 0.12
+    y = X[:, 0].copy()                       # ~12 % positive: 'always false' is selected,
+    y[:3] = 1 - y[:3]                        # and the rule (x0) would beat it
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        clf = IMLIClassifier(n_rules=2, random_state=0).fit(X, y)
+    assert clf.best_partition_["constant"] == "always false"
+    assert clf.rules_.n_rules == 0 and not clf.predict(X).any()
