@@ -85,6 +85,7 @@ from satrules.backends.registry import solve
 from satrules.binarize import ThresholdBinarizer, duplicate_names
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
+from satrules.estimators._polish import MIN_Z as POLISH_MIN_Z
 from satrules.estimators._polish import polish_rules
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
@@ -494,7 +495,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             polished = self._final_rules(polish_rules(
                 best, Xb, y, self.data_fidelity, self._literal_weight(),
                 max_literals=self._max_literals(), max_rules=best.n_rules,
-                deadline=budget["deadline"]))
+                deadline=budget["deadline"], min_z=POLISH_MIN_Z))
             obj = self._objective(polished, Xb, y)
             if obj < best_obj:   # never worse on the training data
                 record["polished_from"] = best_obj

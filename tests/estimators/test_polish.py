@@ -56,19 +56,41 @@ def _instances(draw):
     return X, y, RuleSet([Rule(tuple(t)) for t in terms], "dnf", m), lam, max_literals, max_rules
 
 
-@settings(max_examples=150, deadline=None)
-@given(_instances())
-def test_polish_is_a_local_optimum_and_never_worse(instance):
+@settings(max_examples=200, deadline=None)
+@given(_instances(), st.sampled_from([0.0, 1.0, 2.0]))
+def test_polish_is_a_local_optimum_and_never_worse(instance, min_z):
+    """No single move the polisher may take (one that passes the min_z sign test) lowers
+    the objective any further; with min_z = 0 that is every move."""
     X, y, start, lam, max_literals, max_rules = instance
-    polished = polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=max_rules)
+    polished = polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=max_rules,
+                            min_z=min_z)
     value = _objective(polished, X, y, lam)
     assert value <= _objective(start, X, y, lam)
     if max_literals is not None and all(len(r) <= max_literals for r in start.rules):
         assert all(len(r) <= max_literals for r in polished.rules)
     if max_rules is not None and start.n_rules <= max_rules:
         assert polished.n_rules <= max_rules
+    now = polished.evaluate(X)
     for other in _neighbours(polished, X.shape[1], max_literals, max_rules):
-        assert _objective(other, X, y, lam) >= value - 1e-9
+        if _objective(other, X, y, lam) < value - 1e-9:
+            flipped = other.evaluate(X) != now
+            fixed = int(np.count_nonzero(flipped & (now != y)))
+            broken = int(np.count_nonzero(flipped)) - fixed
+            assert fixed - broken < min_z * np.sqrt(fixed + broken), (other, fixed, broken)
+
+
+def test_min_z_refuses_a_move_resting_on_few_rows():
+    """A literal that fixes 3 rows and spoils none lowers the objective but is not
+    significant at min_z = 2 (3 < 2 * sqrt(3)); at min_z = 0 it is taken."""
+    X = np.zeros((40, 2), dtype=int)
+    X[:20, 0] = 1                          # the rule (x0) covers rows 0-19
+    X[:17, 1] = 1                          # x1 keeps 17 of them
+    y = np.zeros(40, dtype=bool)
+    y[:17] = True                          # rows 17-19 are the rule's 3 errors
+    start = RuleSet([[Literal(0)]], "dnf", 2)
+    # x0 AND x1 (3 fixed), then x1 alone (one literal fewer, same rows)
+    assert polish_rules(start, X, y, 10) == RuleSet([[Literal(1)]], "dnf", 2)
+    assert polish_rules(start, X, y, 10, min_z=2.0) == start
 
 
 @settings(max_examples=80, deadline=None)
