@@ -443,32 +443,36 @@ def merge_exactly_one_softs(model: Model) -> Model:
     wneg = np.zeros(len(glits), dtype=np.int64)
     np.add.at(wpos, slot[positive], weights[positive])
     np.add.at(wneg, slot[~positive], weights[~positive])
-    n_units = np.bincount(gid[slot], minlength=len(groups))
-    keep = np.ones(len(soft), dtype=bool)
-    new_clauses: list[list[int]] = []
-    new_weights: list[int] = []
-    constant = 0
-    for g in np.flatnonzero(n_units >= 2).tolist():
-        a, b = int(gstart[g]), int(gstart[g + 1])
-        cost = int(wpos[a:b].sum()) - wpos[a:b] + wneg[a:b]
-        low = int(cost.min())
-        d = cost - low
-        nonzero = np.flatnonzero(d)
-        if len(nonzero) and np.all(d[nonzero] == d[nonzero[0]]) \
-                and len(nonzero) >= len(d) - len(nonzero):
-            clauses = [glits[a:b][d == 0].tolist()]
-            weights_g = [int(d[nonzero[0]])]
-        else:
-            clauses = [[-lit] for lit in glits[a:b][nonzero].tolist()]
-            weights_g = d[nonzero].tolist()
-        if len(clauses) >= n_units[g]:
-            continue                                 # no fewer softs: keep the group as it is
-        keep[unit_idx[gid[slot] == g]] = False
-        new_clauses.extend(clauses)
-        new_weights.extend(weights_g)
-        constant += low
-    if keep.all():
+    unit_group = gid[slot]
+    n_units = np.bincount(unit_group, minlength=len(groups))
+    # per group, all at once (reduceat over the group boundaries): cost(t), its minimum,
+    # d_t = cost(t) - min, and which form (one clause or units) has fewer softs
+    starts = gstart[:-1]
+    cost = np.add.reduceat(wpos, starts)[gid] - wpos + wneg
+    low = np.minimum.reduceat(cost, starts)
+    d = cost - low[gid]
+    nonzero = d > 0
+    n_nonzero = np.add.reduceat(nonzero.astype(np.int64), starts)
+    d_max = np.maximum.reduceat(d, starts)
+    d_min = np.minimum.reduceat(np.where(nonzero, d, d_max[gid]), starts)   # over d_t > 0
+    one = (n_nonzero > 0) & (d_min == d_max) & (n_nonzero >= sizes - n_nonzero)
+    rewrite = (n_units >= 2) & (np.where(one, 1, n_nonzero) < n_units)
+    if not rewrite.any():
         return model.derived()
+    keep = np.ones(len(soft), dtype=bool)
+    keep[unit_idx[rewrite[unit_group]]] = False
+    # the new softs in group order: (OR of the zero-cost literals) of weight D, or the
+    # units (not g_t) of weight d_t
+    take = rewrite[gid] & np.where(one[gid], ~nonzero, nonzero)
+    pos = np.flatnonzero(take)
+    pos_group = gid[pos]
+    in_one = one[pos_group]
+    new_lits = np.where(in_one, glits[pos], -glits[pos])
+    opens = ~in_one | np.concatenate([[True], pos_group[1:] != pos_group[:-1]])
+    heads = np.flatnonzero(opens)
+    new_offsets = np.append(heads, len(pos))
+    new_weights = np.where(in_one, d_max[pos_group], d[pos])[heads]
+    constant = int(low[rewrite].sum())
     out = model.derived(keep=("clause", "cardinality", "graph"))
     kept = np.flatnonzero(keep)
     if len(kept):
@@ -478,8 +482,8 @@ def merge_exactly_one_softs(model: Model) -> Model:
         # the kept clauses' literal positions, without a Python loop per clause
         take = np.arange(int(offsets[-1])) + np.repeat(starts - offsets[:-1], ends - starts)
         out.add_soft_clauses(soft.lits[take], soft.weights[kept], offsets)
-    if new_clauses:
-        out.add_soft_clauses(new_clauses, new_weights)
+    if len(pos):
+        out.add_soft_clauses(new_lits, new_weights, new_offsets)
     if constant:
         out.add_soft([], constant)                   # the cost every assignment pays
     return out
