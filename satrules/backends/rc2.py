@@ -132,9 +132,11 @@ class RC2Backend(BackendBase):
     merge_softs : bool, default True
         Merge the soft units over each exactly-one constraint into the fewest soft
         clauses with the same cost on every feasible assignment
-        (:func:`~satrules.ir.lowering.merge_exactly_one_softs`): same optimum, and
-        far fewer and smaller cores (an IMLIB ``objective="paper"`` fit takes 40 %
-        less CPU, ``benchmarks/bench_reference_speed.py``).
+        (:func:`~satrules.ir.lowering.merge_exactly_one_softs`): the same cost on
+        every feasible assignment, far fewer and smaller cores (building and running
+        RC2 on the partitions of an IMLIB ``objective="paper"`` fit takes 40 % less
+        CPU on pima and credit, ``docs/benchmarks.md``); among several optima RC2 may
+        return another one than without it.
 
     Examples
     --------
