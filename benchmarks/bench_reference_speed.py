@@ -21,7 +21,9 @@ fitted on the training rows.
            parameters: ``k`` (``max_rule_set_size``), ``l`` (``max_size_each_rule``),
            ``λ`` (``rules_accuracy_weight``, size weight 1), 16-row partitions
            (``number_lines_per_partition``) and one pass (the public code makes one;
-           ``--imlib-passes`` changes satrules' side).  Both use RC2 (PySAT, Glucose 3).
+           ``--imlib-passes`` changes satrules' side).  Both use RC2 (PySAT, Glucose 3);
+           satrules' RC2 merges the unit softs of each exactly-one (same optima, see
+           ``docs/benchmarks.md``).
            The public code receives the 0/1 matrix as a DataFrame: its binarizer keeps
            every two-valued column as one 0/1 column (complemented, which IMLIB's free
            polarity makes equivalent) and drops constant columns.
@@ -193,20 +195,20 @@ def add_ratios(row: dict) -> dict:
     return row
 
 
-def write(rows: list[dict], tag: str, argv: list[str]) -> None:
+def write(rows: list[dict], tag: str, argv: list[str], start_load: str) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     stem = "reference_speed" + (f"_{tag}" if tag else "")
     write_csv(RESULTS / f"{stem}.csv", rows)
-    load_avg = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     lines = [
         "# Fit time against the reference implementations (issue #11, item 5)", "",
         f"Command: `nice -n 10 python benchmarks/bench_reference_speed.py {' '.join(argv)}`; "
-        f"machine load average when written (1/5/15 min): {load_avg} on {os.cpu_count()} "
-        "shared cores.  Medians of the repeats; `ratio_*` = reference / satrules (above 1: "
-        "satrules is faster).  `ref_extra_s`: for IMLI, pyrulelearn's wall time less its "
-        "Python solver wrapper's start-up per call; for IMLIB, the public code's own RC2 "
-        "`compute()` time (its `get_total_time_solver_solutions`).  `sat_solve_s`: the sum "
-        "of satrules' per-partition solve times (lowering and RC2, last repeat).", ""]
+        f"machine load average (1/5/15 min) at the start: {start_load}, when written: "
+        f"{_load()} on {os.cpu_count()} shared cores.  Medians of the repeats; `ratio_*` = "
+        "reference / satrules (above 1: satrules is faster).  `ref_extra_s`: for IMLI, "
+        "pyrulelearn's wall time less its Python solver wrapper's start-up per call; for "
+        "IMLIB, the public code's own RC2 `compute()` time (its "
+        "`get_total_time_solver_solutions`).  `sat_solve_s`: the sum of satrules' "
+        "per-partition solve times (lowering and RC2, last repeat).", ""]
     cols = ["part", "dataset", "n_train", "n_columns", "partitions", "passes", "sat_wall_s",
             "sat_cpu_s", "ref_wall_s", "ref_cpu_s", "ratio_wall", "ratio_cpu", "ref_extra_s",
             "sat_solve_s", "sat_objective", "ref_objective", "sat_test_acc", "ref_test_acc"]
@@ -216,6 +218,10 @@ def write(rows: list[dict], tag: str, argv: list[str]) -> None:
 
     lines.append(markdown_table(cols, ([fmt(r.get(c)) for c in cols] for r in rows)))
     (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
+
+
+def _load() -> str:
+    return ", ".join(f"{v:.1f}" for v in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -245,7 +251,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[imlib] public IMLIB code not found under {dsm} (models/imlib.py): the "
               "reference side is skipped; see the module docstring", flush=True)
         dsm = None
-    rows = []
+    rows, start_load = [], _load()
     for name in args.datasets.split(","):
         for part in parts:
             if part == "imli":
@@ -263,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"{row['sat_cpu_s']:.2f} s CPU; reference {row.get('ref_wall_s', '-')} wall "
                   f"{row.get('ref_cpu_s', '-')} CPU; ratios {row.get('ratio_wall', '-')} / "
                   f"{row.get('ratio_cpu', '-')}", flush=True)
-            write(rows, args.tag, argv)
+            write(rows, args.tag, argv, start_load)
 
 
 if __name__ == "__main__":

@@ -190,20 +190,28 @@ def estimate_imlib_size(n_samples: int, n_features: int, n_rules: int,
     }
 
 
+def _zero_one(a: np.ndarray) -> bool:
+    """Whether every entry of ``a`` is 0 or 1 (min/max for integers: ``np.isin`` costs
+    more than the rest of a 16-row partition's input checks)."""
+    if np.issubdtype(a.dtype, np.integer):
+        return bool(a.min() >= 0 and a.max() <= 1)
+    return bool(np.isin(a, (0, 1)).all())
+
+
 def _check_inputs(Xb: Any, y: Any, n_rules: Any, max_literals_per_rule: Any,
                   objective: str) -> tuple[np.ndarray, np.ndarray]:
     X = np.asarray(Xb)
     if X.ndim != 2:
         raise EncodingError(f"Xb must be a 2-D binary matrix, got shape {X.shape}")
     if X.dtype != bool:
-        if X.size and not np.isin(X, (0, 1)).all():
+        if X.size and not _zero_one(X):
             raise EncodingError("Xb must hold only 0/1 (or bool) values")
         X = X.astype(bool)
     t = np.asarray(y)
     if t.shape != (X.shape[0],):
         raise EncodingError(f"y must have shape ({X.shape[0]},), got {t.shape}")
     if t.dtype != bool:
-        if t.size and not np.isin(t, (0, 1)).all():
+        if t.size and not _zero_one(t):
             raise EncodingError("y must hold only 0/1 (or bool) labels")
         t = t.astype(bool)
     for name, val in (("n_rules", n_rules), ("max_literals_per_rule", max_literals_per_rule)):
@@ -339,8 +347,7 @@ def encode_imlib(Xb: Any, y: Any, n_rules: int = 1, max_literals_per_rule: int =
     pos, neg = t, ~t
 
     # A + B (eqs. 15-16): exactly one choice per slot, as a cardinality constraint.
-    for row in u.reshape(k * ell, m + 1):
-        model.add_cardinality(row, "==", 1)
+    model.add_cardinalities(u.reshape(k * ell, m + 1), "==", 1)
     # D (eq. 18): every rule holds at least one literal.
     model.add_clauses(-skip)
     _add_e(model, u[:, :, :m], p, e, X, t, reduce)
@@ -363,13 +370,35 @@ def encode_imlib(Xb: Any, y: Any, n_rules: int = 1, max_literals_per_rule: int =
     layout = IMLIBLayout(u=u, p=p, e=e, z=z, eta=eta, n_features=m, objective=objective,
                          size_weight=size_w, error_weight=err_w, anchored=prior is not None,
                          X=X, y=t)
-    hint = None
-    if prior is not None:
-        values = _hint_values(layout, prior, model.n_vars)
-        # checked as a bool array: converting the dict form costs a third of the encoding
-        if model.evaluate(values):   # fails e.g. on a repeated column under distinct_features
-            hint = _hint_dict(layout, values)
-    return Encoding(model, layout, hint)
+    if prior is None:
+        return Encoding(model, layout, None)
+    return _PriorHintEncoding(model, layout, prior)
+
+
+class _PriorHintEncoding(Encoding):
+    """An :class:`Encoding` whose ``hint`` (the prior realised here) is built on first use.
+
+    Estimators usually warm-start from the best rules so far and only fall back to
+    this hint, and RC2 takes no hint at all: building and checking it was a quarter
+    of the encoding time of a 16-row partition (issue #11 item 5).
+    """
+
+    def __init__(self, model: Model, layout: IMLIBLayout, prior: RuleSet) -> None:
+        object.__setattr__(self, "model", model)
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "_prior", prior)
+        object.__setattr__(self, "_hint", ...)
+
+    @property
+    def hint(self) -> dict[int, bool] | None:
+        """The prior's rules as a complete feasible assignment, or None when infeasible."""
+        if self._hint is ...:
+            values = _hint_values(self.layout, self._prior, self.model.n_vars)
+            # checked as a bool array: converting the dict form costs more than the check;
+            # it fails e.g. on a repeated column under distinct_features
+            hint = _hint_dict(self.layout, values) if self.model.evaluate(values) else None
+            object.__setattr__(self, "_hint", hint)
+        return self._hint
 
 
 def _add_e(model: Model, u_real: np.ndarray, p: np.ndarray, e: np.ndarray, X: np.ndarray,

@@ -16,6 +16,9 @@ Passes
 :func:`relax_soft`
     non-unit soft clauses ``(C, w)`` into a hard ``C or r`` and a soft unit
     ``(not r, w)``.
+:func:`merge_exactly_one_softs`
+    the soft units over the literals of an exactly-one constraint into the
+    fewest soft clauses with the same cost on every assignment that satisfies it.
 :func:`lower`
     the composition a backend asks for with ``keep=backend.native``.
 """
@@ -30,6 +33,8 @@ from satrules.exceptions import EncodingError, UnsupportedConstraintError
 from satrules.ir.constraints import KINDS, Cardinality, GraphConstraint
 from satrules.ir.model import Model
 
+_INT64_MAX = np.iinfo(np.int64).max
+
 __all__ = [
     "CARD_ENCODINGS",
     "GRAPH_ENCODINGS",
@@ -37,6 +42,7 @@ __all__ = [
     "lower_cardinality",
     "lower_graph",
     "relax_soft",
+    "merge_exactly_one_softs",
     "clique_cover",
     "choose_card_encoding",
 ]
@@ -375,6 +381,114 @@ def relax_soft(model: Model) -> Model:
     return out
 
 
+def merge_exactly_one_softs(model: Model) -> Model:
+    """Return a model whose soft units over each exactly-one group are merged.
+
+    Under a hard ``g_0 + … + g_n == 1`` (distinct variables), soft units on the
+    group's literals cost, when ``g_t`` is the true one,
+    ``cost(t) = Σ_s wpos_s − wpos_t + wneg_t`` (``wpos_t``: weight of the units
+    ``(g_t)``, ``wneg_t``: of the units ``(¬g_t)``).  With ``d_t = cost(t) − min cost``
+    the same function is ``min cost`` (an empty soft clause, a constant) plus one
+    soft clause ``(⋁_{t: d_t = 0} g_t)`` of weight ``D`` when every non-zero ``d_t``
+    equals ``D``, or else the units ``(¬g_t)`` of weight ``d_t``.  A group is
+    rewritten only when that gives fewer soft clauses than it had.
+
+    So every assignment satisfying the hard part costs exactly what it costs in
+    ``model``: same optima, same lower bounds.  IMLIB (``objective="paper"``) puts
+    ``m + 1`` unit softs on every slot's exactly-one (a used slot costs 2, one
+    moved from its anchor too); merged, each slot is one unit of weight 2, and
+    RC2 no longer builds a totalizer over ``m + 1`` literals per changed slot.
+
+    Variables, hard clauses, cardinalities and graphs are kept; the rewritten
+    softs follow the untouched ones.  A variable in several groups has its
+    units counted in the first.  Models whose weights exceed 64 bits are
+    returned unchanged.
+
+    Examples
+    --------
+    >>> m = Model(); u = m.new_vars("u", 3); m.add_cardinality(u, "==", 1)
+    >>> m.add_soft_units([-u[0], -u[1], u[2]], 1)    # a used slot costs 2
+    >>> low = merge_exactly_one_softs(m)
+    >>> [(list(c), w) for c, w in zip(low.soft, low.soft.weight_list())]
+    [([3], 2)]
+    """
+    soft = model.soft
+    groups = [card.lits for card in model.cardinalities if card.op == "==" and card.bound == 1
+              and len(card.lits) >= 2 and len({abs(lit) for lit in card.lits}) == len(card.lits)]
+    if not groups or not len(soft) or soft.weights.dtype == object \
+            or model.soft_weight_sum() > _INT64_MAX:
+        return model.derived()
+    lengths = soft.lengths
+    unit_idx = np.flatnonzero(lengths == 1)
+    if not len(unit_idx):
+        return model.derived()
+    # var -> (group, position, sign of the group's literal); the first group wins
+    sizes = np.array([len(g) for g in groups], dtype=np.int64)
+    glits = np.fromiter((lit for g in groups for lit in g), dtype=np.int64, count=int(sizes.sum()))
+    gid = np.repeat(np.arange(len(groups)), sizes)
+    gstart = np.concatenate([[0], np.cumsum(sizes)])
+    gvar = np.abs(glits)
+    first = np.full(model.n_vars + 1, -1, dtype=np.int64)
+    order = np.arange(len(glits))[::-1]              # reversed: the first occurrence is kept
+    first[gvar[order]] = order
+    ulits = soft.lits[soft.offsets[:-1][unit_idx]]
+    slot = first[np.abs(ulits)]                      # flat group position of each unit, or -1
+    mine = slot >= 0
+    unit_idx, ulits, slot = unit_idx[mine], ulits[mine], slot[mine]
+    if not len(unit_idx):
+        return model.derived()
+    weights = soft.weights[unit_idx].astype(np.int64)
+    positive = ulits == glits[slot]                  # (g_t), else (¬g_t)
+    wpos = np.zeros(len(glits), dtype=np.int64)
+    wneg = np.zeros(len(glits), dtype=np.int64)
+    np.add.at(wpos, slot[positive], weights[positive])
+    np.add.at(wneg, slot[~positive], weights[~positive])
+    unit_group = gid[slot]
+    n_units = np.bincount(unit_group, minlength=len(groups))
+    # per group, all at once (reduceat over the group boundaries): cost(t), its minimum,
+    # d_t = cost(t) - min, and which form (one clause or units) has fewer softs
+    starts = gstart[:-1]
+    cost = np.add.reduceat(wpos, starts)[gid] - wpos + wneg
+    low = np.minimum.reduceat(cost, starts)
+    d = cost - low[gid]
+    nonzero = d > 0
+    n_nonzero = np.add.reduceat(nonzero.astype(np.int64), starts)
+    d_max = np.maximum.reduceat(d, starts)
+    d_min = np.minimum.reduceat(np.where(nonzero, d, d_max[gid]), starts)   # over d_t > 0
+    one = (n_nonzero > 0) & (d_min == d_max) & (n_nonzero >= sizes - n_nonzero)
+    rewrite = (n_units >= 2) & (np.where(one, 1, n_nonzero) < n_units)
+    if not rewrite.any():
+        return model.derived()
+    keep = np.ones(len(soft), dtype=bool)
+    keep[unit_idx[rewrite[unit_group]]] = False
+    # the new softs in group order: (OR of the zero-cost literals) of weight D, or the
+    # units (not g_t) of weight d_t
+    take = rewrite[gid] & np.where(one[gid], ~nonzero, nonzero)
+    pos = np.flatnonzero(take)
+    pos_group = gid[pos]
+    in_one = one[pos_group]
+    new_lits = np.where(in_one, glits[pos], -glits[pos])
+    opens = ~in_one | np.concatenate([[True], pos_group[1:] != pos_group[:-1]])
+    heads = np.flatnonzero(opens)
+    new_offsets = np.append(heads, len(pos))
+    new_weights = np.where(in_one, d_max[pos_group], d[pos])[heads]
+    constant = int(low[rewrite].sum())
+    out = model.derived(keep=("clause", "cardinality", "graph"))
+    kept = np.flatnonzero(keep)
+    if len(kept):
+        starts, ends = soft.offsets[:-1][kept], soft.offsets[1:][kept]
+        offsets = np.zeros(len(kept) + 1, dtype=np.int64)
+        np.cumsum(ends - starts, out=offsets[1:])
+        # the kept clauses' literal positions, without a Python loop per clause
+        take = np.arange(int(offsets[-1])) + np.repeat(starts - offsets[:-1], ends - starts)
+        out.add_soft_clauses(soft.lits[take], soft.weights[kept], offsets)
+    if len(pos):
+        out.add_soft_clauses(new_lits, new_weights, new_offsets)
+    if constant:
+        out.add_soft([], constant)                   # the cost every assignment pays
+    return out
+
+
 def lower(
     model: Model,
     keep: Iterable[str] = KINDS,
@@ -382,6 +496,7 @@ def lower(
     card_encoding: str = "auto",
     graph_encoding: str = "pairwise",
     unit_soft: bool = False,
+    merge_softs: bool = False,
 ) -> Model:
     """Return ``model`` rewritten so that it only uses the kinds in ``keep``.
 
@@ -396,6 +511,9 @@ def lower(
         ``"pairwise"`` or ``"clique"`` (:data:`GRAPH_ENCODINGS`).
     unit_soft : bool
         Also relax non-unit soft clauses into units (:func:`relax_soft`).
+    merge_softs : bool
+        First merge the soft units over each exactly-one cardinality
+        (:func:`merge_exactly_one_softs`: same cost on every feasible assignment).
 
     Examples
     --------
@@ -408,7 +526,7 @@ def lower(
     keep = frozenset(keep)
     if not {"clause", "soft"} <= keep:
         raise UnsupportedConstraintError("every backend must handle 'clause' and 'soft' natively")
-    out = model.derived()
+    out = merge_exactly_one_softs(model) if merge_softs else model.derived()
     if "graph" not in keep and out.graphs:
         out = lower_graph(out, graph_encoding, to_cardinality="cardinality" in keep)
     if "cardinality" not in keep and out.cardinalities:

@@ -287,6 +287,31 @@ class Model:
         self._check_lits(arr, "cardinality")
         self._cards.append(Cardinality(tuple(arr.tolist()), op, int(bound)))
 
+    def add_cardinalities(self, lits: Any, op: str, bound: int) -> None:
+        """Add one ``sum(row) op bound`` per row of the 2-D literal array ``lits``.
+
+        The same constraints, in row order, as :meth:`add_cardinality` per row, with
+        one validation for the whole array.
+
+        Examples
+        --------
+        >>> m = Model(); u = m.new_vars("u", (2, 3)); m.add_cardinalities(u, "==", 1)
+        >>> [c.lits for c in m.cardinalities]
+        [(1, 2, 3), (4, 5, 6)]
+        """
+        if op not in _OPS:
+            raise EncodingError(f"cardinality operator must be one of {_OPS}, got {op!r}")
+        if not isinstance(bound, numbers.Integral) or isinstance(bound, bool):
+            raise EncodingError(f"cardinality bound must be an integer, got {bound!r}")
+        arr = np.asarray(lits)
+        if arr.ndim != 2:
+            raise EncodingError(f"cardinalities need a 2-D literal array, got shape {arr.shape}")
+        flat = _as_int_array(arr.reshape(-1), "cardinality")
+        self._check_lits(flat, "cardinality")
+        bound = int(bound)
+        self._cards.extend(Cardinality(tuple(row), op, bound)
+                           for row in flat.reshape(arr.shape).tolist())
+
     def add_graph(self, lits: Iterable[int], edges: Any) -> None:
         """Add a conflict graph: for each edge ``(a, b)``, not both ``lits[a]`` and ``lits[b]``.
 

@@ -25,6 +25,7 @@ OPTION_SETS = [
     {"adapt": True, "trim": 2},
     {"card_encoding": "totalizer", "graph_encoding": "clique"},
     {"card_encoding": "sortnetwrk", "stratified": True, "blo": "full"},
+    {"merge_softs": False},
 ]
 
 
@@ -141,3 +142,23 @@ def test_solver_without_limited_solve_is_a_clear_error():
     m.add_soft([m.new_var("x")], 1)
     with pytest.raises(EncodingError, match="cannot run RC2"):
         solve(m, backend="rc2", solver="lgl")
+
+
+def test_merged_softs_give_the_same_optimum_on_imlib_partitions():
+    """merge_softs (one soft per IMLIB slot instead of m + 1) keeps every partition's
+    optimal cost, reported cost and lower bound, with and without an anchor."""
+    from satrules.encoders.imlib import decode_imlib, encode_imlib
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, size=(12, 6))
+    y = X[:, 0] ^ (X[:, 1] & X[:, 2])
+    prior = None
+    for part in (slice(0, 6), slice(6, 12)):
+        enc = encode_imlib(X[part], y[part], n_rules=2, max_literals_per_rule=2,
+                           objective="paper", prior=prior)
+        plain = solve(enc.model, backend="rc2", merge_softs=False)
+        merged = solve(enc.model, backend="rc2")
+        assert merged.options["merge_softs"] and not plain.options["merge_softs"]
+        assert merged.status is plain.status is Status.OPTIMAL
+        assert merged.cost == plain.cost == merged.reported_cost == merged.lower_bound
+        prior = decode_imlib(enc.layout, merged)

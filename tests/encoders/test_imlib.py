@@ -418,3 +418,19 @@ def test_prior_hint_is_hint_imlib_or_none_when_infeasible(objective):
                        prior=twice, distinct_features=True)
     assert enc.hint is None
     assert not enc.model.evaluate(hint_imlib(enc.layout, twice))
+
+
+def test_prior_hint_is_built_only_when_read(monkeypatch):
+    """The prior's warm start is built on first access of ``hint`` and once (issue #11
+    item 5: estimators mostly warm-start from their best rules, RC2 takes no hint)."""
+    import satrules.encoders.imlib as imlib_module
+
+    calls = []
+    build = imlib_module._hint_values
+    monkeypatch.setattr(imlib_module, "_hint_values",
+                        lambda *args: calls.append(1) or build(*args))
+    prior = RuleSet([Rule((Literal(1, negated=True),))], kind="dnf", n_columns=3)
+    enc = encode_imlib(EX1_X, EX1_Y, n_rules=1, max_literals_per_rule=2, prior=prior)
+    assert calls == []
+    assert enc.hint == enc.hint == hint_imlib(enc.layout, prior)
+    assert calls == [1, 1]      # the first read, then hint_imlib's own call above

@@ -19,7 +19,12 @@ from pysat.solvers import Solver
 
 from satrules.backends.bruteforce import BruteForceBackend
 from satrules.ir import Model, lower, lower_cardinality, lower_graph, relax_soft
-from satrules.ir.lowering import CARD_ENCODINGS, choose_card_encoding, clique_cover
+from satrules.ir.lowering import (
+    CARD_ENCODINGS,
+    choose_card_encoding,
+    clique_cover,
+    merge_exactly_one_softs,
+)
 from tests.strategies import tiny_models
 
 ENCODINGS = [e for e in CARD_ENCODINGS]
@@ -262,3 +267,76 @@ def test_lower_keeps_projected_models(model, keep):
     low = lower_cardinality(lower(model, keep=keep), "seqcounter")
     full = lower_graph(low, "pairwise") if low.graphs else low
     assert _extendable(full, model.n_vars) == _models(model)
+
+
+@st.composite
+def exactly_one_models(draw):
+    """Exactly-one groups (literals of either sign, possibly overlapping) with unit softs on
+    their literals, a few other softs and hard clauses: what merge_exactly_one_softs rewrites."""
+    n = draw(st.integers(2, 7))
+    m = Model()
+    xs = m.new_vars("x", n)
+    for _ in range(draw(st.integers(1, 2))):
+        size = draw(st.integers(2, n))
+        chosen = draw(st.permutations(range(n)))[:size]
+        m.add_cardinality([int(xs[v]) * draw(st.sampled_from([1, -1])) for v in chosen], "==", 1)
+    lit = st.integers(1, n).flatmap(lambda v: st.sampled_from([v, -v]))
+    for _ in range(draw(st.integers(0, 8))):
+        m.add_soft([draw(lit)], draw(st.integers(1, 5)))
+    for _ in range(draw(st.integers(0, 2))):
+        m.add_soft(draw(st.lists(lit, min_size=2, max_size=3)), draw(st.integers(1, 5)))
+    for _ in range(draw(st.integers(0, 2))):
+        m.add_hard(draw(st.lists(lit, min_size=1, max_size=3)))
+    return m
+
+
+@settings(max_examples=200, deadline=None)
+@given(model=exactly_one_models())
+def test_merge_exactly_one_softs_keeps_every_feasible_cost(model):
+    """Merging the unit softs of exactly-one groups leaves the hard part as it is and the
+    cost of every feasible assignment unchanged (so optima and lower bounds too)."""
+    merged = merge_exactly_one_softs(model)
+    assert merged.n_vars == model.n_vars and merged.cardinalities == model.cardinalities
+    assert len(merged.soft) <= len(model.soft)
+    for bits in itertools.product([False, True], repeat=model.n_vars):
+        values = np.array([False, *bits])
+        assert merged.evaluate(values) == model.evaluate(values)
+        if model.evaluate(values):
+            assert merged.cost(values) == model.cost(values)
+
+
+def test_merge_exactly_one_softs_on_imlib_slots():
+    """IMLIB's paper objective (a used slot costs 2; with a prior, a moved slot costs 2)
+    becomes one unit of weight 2 per slot; other softs are kept in order."""
+    m = Model()
+    u, v, err = m.new_vars("u", 4), m.new_vars("v", 4), m.new_var("err")
+    m.add_cardinality(u, "==", 1)
+    m.add_cardinality(v, "==", 1)
+    m.add_soft_units([-u[0], -u[1], -u[2], u[3]], 1)       # first partition: skip is u[3]
+    m.add_soft_units([-v[0], v[1], -v[2], -v[3]], 1)       # anchored to column 1
+    m.add_soft([-err], 10)
+    merged = merge_exactly_one_softs(m)
+    got = [(list(c), w) for c, w in zip(merged.soft, merged.soft.weight_list(), strict=True)]
+    assert got == [([-int(err)], 10), ([int(u[3])], 2), ([int(v[1])], 2)]
+
+
+def test_merge_exactly_one_softs_adds_the_constant_and_keeps_cheaper_groups():
+    """A cost every choice pays becomes an empty soft clause; a group whose merged form
+    would not have fewer softs is left alone; 64-bit overflowing weights disable the pass."""
+    m = Model()
+    x = m.new_vars("x", 3)
+    m.add_cardinality(x, "==", 1)
+    m.add_soft_units(x, 4)                                 # any choice falsifies two: 8
+    merged = merge_exactly_one_softs(m)
+    got = [(list(c), w) for c, w in zip(merged.soft, merged.soft.weight_list(), strict=True)]
+    assert got == [([], 8)]
+    one = Model()
+    y = one.new_vars("y", 3)
+    one.add_cardinality(y, "==", 1)
+    one.add_soft_units([-y[0], -y[1]], [1, 2])            # two units, two distinct costs
+    assert merge_exactly_one_softs(one).soft.weight_list() == [1, 2]
+    big = Model()
+    z = big.new_vars("z", 2)
+    big.add_cardinality(z, "==", 1)
+    big.add_soft_units(z, np.array([2**70, 1], dtype=object))
+    assert merge_exactly_one_softs(big).soft.weight_list() == [2**70, 1]

@@ -212,3 +212,20 @@ def test_weight_list_mixing_64bit_overflow_and_small_weights():
     m.add_soft_units([x, x], [2**63 + 5, 3])
     assert m.soft.weight_list() == [2**63 + 5, 3]
     assert m.cost({x: False}) == 2**63 + 8
+
+
+def test_add_cardinalities_is_add_cardinality_per_row():
+    """The bulk adder gives the same constraints in the same order as one call per row,
+    and refuses what add_cardinality refuses."""
+    rows = [[1, -2, 3], [-4, 5, 6]]
+    one, bulk = Model(), Model()
+    for m in (one, bulk):
+        m.new_vars("x", 6)
+    for row in rows:
+        one.add_cardinality(row, "==", 1)
+    bulk.add_cardinalities(np.array(rows), "==", 1)
+    assert bulk.cardinalities == one.cardinalities
+    for lits, op, bound in (([[1, 7]], "<=", 1), ([[0, 1]], "<=", 1), ([[1, 2]], "<", 1),
+                            ([[1, 2]], "<=", 1.5), ([1, 2], "<=", 1)):
+        with pytest.raises(EncodingError):
+            bulk.add_cardinalities(np.array(lits), op, bound)
