@@ -225,3 +225,16 @@ def test_highs_runs_with_costly_presolve_rules_off():
     res = solve_exact(worked_example(), 0.5, 3, backend="highs", hint=None, branch=False,
                       presolve_rule_off=0)
     assert res.solution.options["presolve_rule_off"] == 0 and res.coverage == 10
+
+
+def test_incidence_overlaps_agree_on_every_path():
+    """covers.Incidence.overlaps: product, gather and the large-query product give one answer."""
+    from satrules.covers import Incidence
+
+    rng = np.random.default_rng(5)
+    covers = rng.random((30, 200)) < 0.2
+    inc = Incidence(covers)
+    queries = [rng.choice(200, size=size, replace=False) for size in (0, 3, 40, 150, 200) * 8]
+    for samples in queries:  # past 16 queries the CSC gather (and for large ones the product)
+        want = covers[:, samples].sum(axis=1)
+        np.testing.assert_array_equal(inc.overlaps(samples), want)
