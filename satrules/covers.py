@@ -38,7 +38,8 @@ __all__ = [
 _MAX_DENOMINATOR = 10**6
 #: Overlap queries answered by matrix-vector products before a CSC copy is built.
 _PRODUCTS_BEFORE_CSC = 16
-#: A query touching more than ``nnz / _GATHER_SHARE`` entries is a product, not a gather.
+#: A query touching more than ``nnz / _GATHER_SHARE`` entries is a product, not a gather
+#: (on diamonds, 2.6M nonzeros, a lower threshold made the local search slower).
 _GATHER_SHARE = 4
 
 
