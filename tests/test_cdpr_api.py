@@ -238,3 +238,17 @@ def test_incidence_overlaps_agree_on_every_path():
     for samples in queries:  # past 16 queries the CSC gather (and for large ones the product)
         want = covers[:, samples].sum(axis=1)
         np.testing.assert_array_equal(inc.overlaps(samples), want)
+
+
+@pytest.mark.skipif("highs" not in ENGINES, reason="highspy is not installed")
+def test_interior_point_root_passes_through_engine_options():
+    """Issue 13: an interior-point LP for HiGHS's MIP (``mip_lp_solver="ipm"``) is an engine
+    option of solve_exact, recorded on the solution; it proves the same optimum."""
+    rng = np.random.default_rng(0)
+    covers = rng.random((30, 200)) < 0.1
+    ipm = solve_exact(covers, 0.3, 4, backend="highs", branch=False, hint=None,
+                      mip_lp_solver="ipm")
+    simplex = solve_exact(covers, 0.3, 4, backend="highs", branch=False, hint=None)
+    assert ipm.solution.options["mip_lp_solver"] == "ipm"
+    assert ipm.status is Status.OPTIMAL and simplex.status is Status.OPTIMAL
+    assert ipm.coverage == simplex.coverage
