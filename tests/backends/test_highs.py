@@ -166,7 +166,7 @@ def test_highs_stops_and_answers_before_the_limit(monkeypatch, limit):
             return True
 
     monkeypatch.setattr(highs, "time", SimpleNamespace(perf_counter=lambda: 100.0))
-    monkeypatch.setattr(highs.threading, "Thread", NeverEnds)
+    monkeypatch.setattr(highs, "threading", SimpleNamespace(Thread=NeverEnds))
     sol = registry.solve(_hard_coverage_model(n_rules=8, n_groups=20), backend="highs",
                          time_limit=limit)
     assert sol.status is Status.UNKNOWN and "overran the time limit" in sol.message
