@@ -19,10 +19,23 @@ with each engine of ``--engines`` under ``--time-limit`` s (default path:
 local-search warm start, combinatorial bounds, branch and bound, backend),
 reporting time, status, coverage, proven bound, its source and gap.
 
+Part 3 (``--root-lp``) -- the root LP of the HiGHS model (issue 13, item 2): for
+diamonds (acc >= 0.9, beta 0.1 and 0.3; acc >= 0.6, beta 0.3; gamma 12) it
+solves the LP relaxation of :func:`satrules.backends.highs.build_mip` with
+highspy by dual simplex, interior point with and without crossover, and by
+generating coverage rows lazily (start without them, add the ``--lazy-batch``
+most violated per round until none is violated), reporting time, LP bound
+and the share of rows the lazy loop needed.  Part 4 (``--bare-highs``): one
+bare ``solve(..., backend="highs", time_limit=T)`` on the diamonds acc >= 0.6
+model (beta 0.1, gamma 12) per limit, reporting the wall time.
+
 Writes ``benchmarks/results/cdpr_perf.csv`` and ``cdpr_perf.md``.  Run::
 
     python benchmarks/bench_cdpr_perf.py --quick --skip-gra   # diamonds, 2 configs
     python benchmarks/bench_cdpr_perf.py --skip-gra --cache /tmp/cdpr_cache   # ~40 min
+    python benchmarks/bench_cdpr_perf.py --root-lp --cache /tmp/cdpr_cache --out cdpr_perf_rootlp
+    python benchmarks/bench_cdpr_perf.py --bare-highs 3 6 15 --cache /tmp/cdpr_cache \
+        --out cdpr_perf_bare_highs
 """
 
 from __future__ import annotations
@@ -150,6 +163,8 @@ def bench_selection(args) -> list[dict]:
         print(f"{data}: {covers.shape[0]} candidates over {covers.shape[1]} rows "
               f"({time.perf_counter() - t0:.1f} s)", flush=True)
         for beta, gamma in grid:
+            if args.only and f"{name}:{min_acc}:{beta}:{gamma}" not in args.only:
+                continue
             block = []
             for selection in ("static", "marginal"):
                 t0 = time.perf_counter()
@@ -186,13 +201,144 @@ def bench_selection(args) -> list[dict]:
     return rows
 
 
-def write(rows: list[dict], args, header: str) -> None:
+def _highs_lp(mip, mat, rows: np.ndarray, options: dict):
+    """Return a highspy.Highs holding the LP relaxation of ``mip`` restricted to ``rows``."""
+    import highspy
+
+    h = highspy.Highs()
+    for key, val in {"output_flag": False, "threads": 1, **options}.items():
+        h.setOptionValue(key, val)
+    sub = mat[rows].tocsr()
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = mip.n_cols, len(rows)
+    lp.col_cost_, lp.offset_ = mip.cost, mip.offset
+    lp.col_lower_, lp.col_upper_ = np.zeros(mip.n_cols), np.ones(mip.n_cols)
+    lp.row_lower_, lp.row_upper_ = mip.row_lower[rows], mip.row_upper[rows]
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = mip.n_cols, len(rows)
+    lp.a_matrix_.start_ = sub.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = sub.indices.astype(np.int32)
+    lp.a_matrix_.value_ = sub.data.astype(float)
+    h.passModel(lp)
+    return h
+
+
+def _lazy_root(mip, mat, limit: float, batch: int):
+    """Solve the LP adding ``batch`` violated coverage rows a round: (status, obj, rounds, rows)."""
+    # coverage rows are the clauses (not y_g or x_r1 or ...): the only rows with a -1
+    cover_rows = np.flatnonzero(np.asarray((mat < 0).sum(axis=1)).ravel() > 0)
+    active = np.ones(mip.n_rows, dtype=bool)
+    active[cover_rows] = False
+    t0 = time.perf_counter()
+    h = _highs_lp(mip, mat, np.flatnonzero(active), {"time_limit": limit})
+    rounds = 0
+    while True:
+        rounds += 1
+        h.setOptionValue("time_limit", max(limit - (time.perf_counter() - t0), 0.1))
+        h.run()
+        status = h.getModelStatus().name
+        if status != "kOptimal":
+            return status, None, rounds, int(active.sum())
+        x = np.asarray(h.getSolution().col_value)
+        slack = mip.row_lower[cover_rows] - mat[cover_rows] @ x
+        viol = cover_rows[(slack > 1e-7) & ~active[cover_rows]]
+        if viol.size == 0:
+            return status, h.getInfo().objective_function_value, rounds, int(active.sum())
+        worst = mip.row_lower[viol] - mat[viol] @ x
+        viol = viol[np.argsort(-worst, kind="stable")[:batch]]
+        sub = mat[viol].tocsr()
+        h.addRows(len(viol), mip.row_lower[viol], mip.row_upper[viol], sub.nnz,
+                  sub.indptr[:-1].astype(np.int32), sub.indices.astype(np.int32),
+                  sub.data.astype(float))
+        active[viol] = True
+
+
+def bench_root_lp(args) -> list[dict]:
+    """Root LP of the HiGHS model by simplex, interior point and lazy coverage rows."""
+    from satrules.backends.highs import build_mip
+    from satrules.encoders.cdprl import encode_cdprl
+
+    cache = None if args.cache is None else Path(args.cache)
+    configs = [("diamonds", 0.9, 0.1, 12), ("diamonds", 0.9, 0.3, 12), ("diamonds", 0.6, 0.3, 12)]
+    modes = {"dual simplex": {"solver": "simplex"},
+             "ipm + crossover": {"solver": "ipm", "run_crossover": "on"},
+             "ipm, no crossover": {"solver": "ipm", "run_crossover": "off"},
+             f"lazy coverage rows ({args.lazy_batch} per round)": None}
+    rows = []
+    for name, min_acc, beta, gamma in configs:
+        covers = candidates(name, min_acc, args.seed, cache)
+        enc = encode_cdprl(covers, beta, gamma)
+        mip = build_mip(enc.model)
+        mat = sp.csr_matrix((mip.value, mip.index, mip.start), shape=(mip.n_rows, mip.n_cols))
+        total = int(enc.layout.group_weights.sum())
+        for mode, options in modes.items():
+            t0 = time.perf_counter()
+            if options is None:
+                status, obj, rounds, used = _lazy_root(mip, mat, args.lp_limit, args.lazy_batch)
+            else:
+                h = _highs_lp(mip, mat, np.arange(mip.n_rows),
+                              {**options, "time_limit": args.lp_limit})
+                h.run()
+                status, rounds, used = h.getModelStatus().name, "", mip.n_rows
+                obj = h.getInfo().objective_function_value if status == "kOptimal" else None
+            rows.append(dict(data=f"{name} acc>={min_acc}", beta=beta, gamma=gamma,
+                             lp_rows=mip.n_rows, lp_cols=mip.n_cols, nnz=mat.nnz, method=mode,
+                             seconds=round(time.perf_counter() - t0, 1), status=status,
+                             lp_bound="" if obj is None else int(np.floor(total - obj + 1e-6)),
+                             rounds=rounds, rows_used=used,
+                             rows_share=round(used / mip.n_rows, 2)))
+            print(rows[-1], flush=True)
+    return rows
+
+
+def bench_bare_highs(args) -> list[dict]:
+    """Wall time of bare HiGHS calls on the diamonds acc >= 0.6 model (beta 0.1, gamma 12)."""
+    from satrules.backends.registry import solve
+    from satrules.encoders.cdprl import encode_cdprl
+
+    covers = candidates("diamonds", 0.6, args.seed, None if args.cache is None
+                        else Path(args.cache))
+    enc = encode_cdprl(covers, 0.1, 12)
+    rows = []
+    for limit in args.bare_highs:
+        t0 = time.perf_counter()
+        sol = solve(enc.model, backend="highs", time_limit=limit, seed=args.seed,
+                    threads=args.workers,
+                    presolve_rule_off=sum(1 << rule for rule in range(5, 20)))
+        rows.append(dict(time_limit=limit, seconds=round(time.perf_counter() - t0, 2),
+                         status=sol.status.value, message=sol.message))
+        print(rows[-1], flush=True)
+    return rows
+
+
+def merge_rows(rows: list[dict], out: str) -> list[dict]:
+    """Return the rows of ``results/<out>.csv`` with the blocks rerun in ``rows`` replaced."""
+    import csv
+
+    with open(RESULTS / f"{out}.csv", newline="") as fh:
+        old = list(csv.DictReader(fh))
+    key = lambda r: (r["data"], float(r["beta"]), int(r["gamma"]))  # noqa: E731
+    fresh: dict[tuple, list[dict]] = {}
+    for r in rows:
+        fresh.setdefault(key(r), []).append(r)
+    merged, done = [], set()
+    for r in old:
+        k = key(r)
+        if k not in fresh:
+            merged.append(r)
+        elif k not in done:
+            merged += fresh[k]
+            done.add(k)
+    return merged + [r for k, block in fresh.items() if k not in done for r in block]
+
+
+def write(rows: list[dict], args, header: str, fields: list[str] | None = None) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
-    fields = ["part", "data", "n_rules", "n_samples", "nnz", "method", "beta", "gamma",
-              "seconds", "status", "coverage", "bound", "gap", "bound_source", "best_known",
-              "below_best", "feasible", "selected"]
+    fields = fields or ["part", "data", "n_rules", "n_samples", "nnz", "method", "beta", "gamma",
+                        "seconds", "status", "coverage", "bound", "gap", "bound_source",
+                        "best_known", "below_best", "feasible", "selected"]
     write_csv(RESULTS / f"{args.out}.csv", rows, fields)
-    lines = [header, "", dict_rows_table(rows, fields[1:])]
+    lines = [header, "", dict_rows_table(rows, fields[1:] if fields[0] == "part" else fields)]
     (RESULTS / f"{args.out}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
@@ -217,10 +363,42 @@ def main(argv=None) -> int:
     parser.add_argument("--skip-gra", action="store_true")
     parser.add_argument("--skip-exact", action="store_true")
     parser.add_argument("--out", default="cdpr_perf")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="rerun only these blocks, as name:accuracy:beta:gamma "
+                             "(e.g. diamonds:0.6:0.1:12)")
+    parser.add_argument("--merge", action="store_true",
+                        help="replace the rerun blocks in results/<out>.csv instead of "
+                             "overwriting it (with --only)")
+    parser.add_argument("--note", default="",
+                        help="a line added to the header (e.g. which blocks were rerun, why)")
+    parser.add_argument("--root-lp", action="store_true",
+                        help="only part 3: the root LP by simplex, interior point, lazy rows")
+    parser.add_argument("--lp-limit", type=float, default=300.0,
+                        help="seconds per root LP (part 3)")
+    parser.add_argument("--lazy-batch", type=int, default=2000,
+                        help="violated coverage rows added per round (part 3)")
+    parser.add_argument("--bare-highs", type=float, nargs="*", default=None,
+                        help="only part 4: bare HiGHS calls with these time limits")
     args = parser.parse_args(argv)
+    if args.root_lp:
+        write(bench_root_lp(args), args,
+              "# Root LP of the CDPRL HiGHS model (highspy, 1 thread)\n\nlp_bound = "
+              "coverable samples - LP cost, rounded down (a proven upper bound on coverage); "
+              "rows_share = rows in the last LP / all rows.",
+              ["data", "beta", "gamma", "lp_rows", "lp_cols", "nnz", "method", "seconds",
+               "status", "lp_bound", "rounds", "rows_used", "rows_share"])
+        return 0
+    if args.bare_highs:
+        write(bench_bare_highs(args), args,
+              "# Bare HiGHS calls on the diamonds acc>=0.6 CDPRL model (beta 0.1, gamma 12)\n\n"
+              f"{args.workers} threads, presolve rules 5-19 off; seconds = the whole call.",
+              ["time_limit", "seconds", "status", "message"])
+        return 0
     rows = [] if args.skip_gra else bench_gra(args)
     if not args.skip_exact:
         rows += bench_selection(args)
+    if args.merge:
+        rows = merge_rows(rows, args.out)
     header = (f"# CDPR performance ({'quick' if args.quick else 'full'} run)\n\n"
               f"Machine: {platform.machine()}, {platform.python_version()}, 2 cores shared; "
               f"time limit {args.time_limit:.0f} s per exact solve (everything included: "
@@ -236,6 +414,8 @@ def main(argv=None) -> int:
               "best_known = best feasible coverage of the block, below_best = (best_known - "
               "coverage) / best_known. GDY ignores beta (often infeasible). The second engine "
               "runs only when the first did not finish the branch and bound.")
+    if args.note:
+        header += "\n\n" + args.note
     write(rows, args, header)
     return 0
 

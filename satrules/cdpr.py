@@ -322,7 +322,7 @@ def _keep_better_hint(enc, sol: Solution, ans, begun: Solution):
 
 def local(covers: Any, beta: Any, gamma: int, strict: bool = True, start: Any = None,
           n_kicks: int | None = 20, time_limit: float | None = None,
-          random_state: int | None = 0) -> LocalResult:
+          random_state: int | None = 0, n_anchors: int = 30) -> LocalResult:
     """Run the swap/exchange local search seeded by GRA and GDY (always feasible).
 
     See :func:`satrules.heuristics.local.local_select`.
@@ -333,7 +333,7 @@ def local(covers: Any, beta: Any, gamma: int, strict: bool = True, start: Any = 
     [0, 2]
     """
     return local_select(covers, beta, gamma, strict=strict, start=start, n_kicks=n_kicks,
-                        time_limit=time_limit, random_state=random_state)
+                        time_limit=time_limit, random_state=random_state, n_anchors=n_anchors)
 
 
 def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: bool = True,

@@ -38,6 +38,9 @@ __all__ = [
 _MAX_DENOMINATOR = 10**6
 #: Overlap queries answered by matrix-vector products before a CSC copy is built.
 _PRODUCTS_BEFORE_CSC = 16
+#: A query touching more than ``nnz / _GATHER_SHARE`` entries is a product, not a gather
+#: (on diamonds, 2.6M nonzeros, a lower threshold made the local search slower).
+_GATHER_SHARE = 4
 
 
 def as_cover_matrix(covers: Any) -> sp.csr_matrix:
@@ -105,16 +108,19 @@ class Incidence:
         self._queries += 1
         if self._cols is None and self._queries > _PRODUCTS_BEFORE_CSC:
             self._cols = self.rows.tocsc()
-        if self._cols is None:
+        if self._cols is not None:
+            indptr = self._cols.indptr
+            starts = indptr[samples]
+            lens = indptr[samples + 1] - starts
+            total = int(lens.sum())
+            if total == 0:
+                return np.zeros(self.n_rules, dtype=np.int64)
+        if self._cols is None or total > self.rows.nnz // _GATHER_SHARE:
+            # a gather of most of the matrix allocates several nnz-long arrays;
+            # one product reads it once (the local search's fills from an empty set)
             vec = np.zeros(self.n_samples, dtype=self._dtype)
             vec[samples] = 1
             return np.rint(self._counts @ vec).astype(np.int64)
-        indptr = self._cols.indptr
-        starts = indptr[samples]
-        lens = indptr[samples + 1] - starts
-        total = int(lens.sum())
-        if total == 0:
-            return np.zeros(self.n_rules, dtype=np.int64)
         shift = np.repeat(starts - (np.cumsum(lens) - lens), lens)
         rules = self._cols.indices[shift + np.arange(total)]
         return np.bincount(rules, minlength=self.n_rules).astype(np.int64)

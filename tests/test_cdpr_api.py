@@ -225,3 +225,30 @@ def test_highs_runs_with_costly_presolve_rules_off():
     res = solve_exact(worked_example(), 0.5, 3, backend="highs", hint=None, branch=False,
                       presolve_rule_off=0)
     assert res.solution.options["presolve_rule_off"] == 0 and res.coverage == 10
+
+
+def test_incidence_overlaps_agree_on_every_path():
+    """covers.Incidence.overlaps: product, gather and the large-query product give one answer."""
+    from satrules.covers import Incidence
+
+    rng = np.random.default_rng(5)
+    covers = rng.random((30, 200)) < 0.2
+    inc = Incidence(covers)
+    queries = [rng.choice(200, size=size, replace=False) for size in (0, 3, 40, 150, 200) * 8]
+    for samples in queries:  # past 16 queries the CSC gather (and for large ones the product)
+        want = covers[:, samples].sum(axis=1)
+        np.testing.assert_array_equal(inc.overlaps(samples), want)
+
+
+@pytest.mark.skipif("highs" not in ENGINES, reason="highspy is not installed")
+def test_interior_point_root_passes_through_engine_options():
+    """Issue 13: an interior-point LP for HiGHS's MIP (``mip_lp_solver="ipm"``) is an engine
+    option of solve_exact, recorded on the solution; it proves the same optimum."""
+    rng = np.random.default_rng(0)
+    covers = rng.random((30, 200)) < 0.1
+    ipm = solve_exact(covers, 0.3, 4, backend="highs", branch=False, hint=None,
+                      mip_lp_solver="ipm")
+    simplex = solve_exact(covers, 0.3, 4, backend="highs", branch=False, hint=None)
+    assert ipm.solution.options["mip_lp_solver"] == "ipm"
+    assert ipm.status is Status.OPTIMAL and simplex.status is Status.OPTIMAL
+    assert ipm.coverage == simplex.coverage

@@ -22,11 +22,16 @@ Objective coefficients are doubles, so models whose soft weights sum to more
 than ``2**53`` are refused.
 
 With a time limit (counted from the call: building the MIP is spent from it) HiGHS
-runs on a daemon thread with interrupt callbacks that stop it at the deadline where
-it polls them; some phases (root cut separation, the feasibility-jump heuristic,
-presolve) poll rarely and overran a 5 s limit by 5 s.  One second past the limit
-the answer is given from the last incumbent HiGHS reported (FEASIBLE) or UNKNOWN,
-and HiGHS ends on its thread when its phase does (issue #12 row 12).
+runs on a daemon thread with interrupt callbacks that stop it where it polls them;
+some phases (root cut separation, the feasibility-jump heuristic, presolve) poll
+rarely and overran a 5 s limit by 5 s, and even a polled stop ends up to 0.3 s
+late (the 36k-row CDPRL model, issue 13).  So HiGHS is told to stop a grace period
+(1 s, at most a tenth of the limit) before the limit, and the answer is taken at
+the limit less a small reserve for reading and checking it (0.25 s, at most 5 %):
+from HiGHS's own result when it has stopped, otherwise from the last incumbent it
+reported (FEASIBLE) or UNKNOWN, while HiGHS ends on its thread when its phase
+does (issue #12 row 12).  The whole call thus ends within the limit up to the
+time to check the answer.
 """
 
 from __future__ import annotations
@@ -332,7 +337,7 @@ class HiGHSBackend(BackendBase):
         if time_limit is None:
             h.run()
             return self._answer(model, h, mip, opts, start)
-        watch = _Watch(start + time_limit)
+        watch = _Watch(*_deadlines(start, time_limit))
         if _run_watched(h, watch):
             return self._answer(model, h, mip, opts, start)
         return self._overrun_answer(model, mip, watch, opts, start)
@@ -387,9 +392,9 @@ class HiGHSBackend(BackendBase):
         """Answer from the last incumbent HiGHS reported, while it finishes in the background."""
         common = dict(backend=self.name, engine="HiGHS MIP", engine_version=self.version(),
                       options={**opts, "graph": self.graph})
-        message = (f"HiGHS overran the time limit by more than {_GRACE:g} s in a phase that "
-                   "does not check its clock; answered with its last incumbent (the engine "
-                   "stops in a background thread)")
+        message = ("HiGHS overran the time limit it was given (the limit less a grace "
+                   "period) in a phase that does not check its clock; answered with its last "
+                   "incumbent (the engine stops in a background thread)")
         wall = time.perf_counter() - start
         if watch.best is None:
             return make_solution(model, Status.UNKNOWN, wall_time=wall, message=message,
@@ -400,17 +405,36 @@ class HiGHSBackend(BackendBase):
                              wall_time=wall, message=message, **common)
 
 
-#: Seconds past the time limit before the answer is given without HiGHS (issue #12 row 12:
-#: its root cut separation, heuristics and presolve check the clock too rarely; 5 s overruns
-#: were measured).  The rest of the 2 s promise is for reading the incumbent and checking it.
+#: Seconds before the time limit that HiGHS is told to stop (at most _GRACE_SHARE of the
+#: limit): its root cut separation, heuristics and presolve check the clock too rarely
+#: (5 s overruns, issue #12 row 12), and a polled stop still took up to 0.3 s (issue 13).
 _GRACE = 1.0
+_GRACE_SHARE = 0.1
+#: Seconds before the limit (at most _ANSWER_SHARE of it) kept for reading and checking
+#: the answer (0.04-0.07 s on the 36k-row, 1.66M-nonzero CDPRL model of issue 13).
+_ANSWER_RESERVE = 0.25
+_ANSWER_SHARE = 0.05
+
+
+def _deadlines(start: float, time_limit: float) -> tuple[float, float]:
+    """Return ``(stop, answer_by)``: when HiGHS is told to stop, when the answer is taken.
+
+    Examples
+    --------
+    >>> _deadlines(100.0, 60.0), _deadlines(0.0, 2.0)
+    ((159.0, 159.75), (1.8, 1.9))
+    """
+    stop = start + time_limit - min(_GRACE, _GRACE_SHARE * time_limit)
+    answer_by = start + time_limit - min(_ANSWER_RESERVE, _ANSWER_SHARE * time_limit)
+    return stop, answer_by
 
 
 class _Watch:
     """What HiGHS's callbacks (run on its thread) report: the last incumbent and the bound."""
 
-    def __init__(self, deadline: float) -> None:
-        self.deadline = deadline  # time.perf_counter() value
+    def __init__(self, deadline: float, answer_by: float) -> None:
+        self.deadline = deadline  # time.perf_counter() value: HiGHS is stopped from then
+        self.answer_by = answer_by  # the answer is taken then, whether HiGHS stopped or not
         self.best: np.ndarray | None = None
         self.bound = -_INF
 
@@ -425,7 +449,7 @@ class _Watch:
 
 
 def _run_watched(h: Any, watch: _Watch) -> bool:
-    """Run HiGHS on a thread until ``watch.deadline + _GRACE``; False if it is still running.
+    """Run HiGHS on a thread until ``watch.answer_by``; False if it is still running.
 
     HiGHS releases the GIL while it runs; the interrupt callbacks stop it at the next
     point where it polls them, and the incumbent callback keeps the answer at hand.
@@ -438,7 +462,7 @@ def _run_watched(h: Any, watch: _Watch) -> bool:
     worker = threading.Thread(target=h.run, name="satrules-highs", daemon=True)
     worker.start()
     try:
-        worker.join(max(watch.deadline + _GRACE - time.perf_counter(), 0.0))
+        worker.join(max(watch.answer_by - time.perf_counter(), 0.0))
     except BaseException:  # KeyboardInterrupt: stop HiGHS at its next poll, then re-raise
         watch.deadline = -_INF
         raise

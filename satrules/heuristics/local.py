@@ -29,6 +29,19 @@ The number of kicks (``n_kicks``) bounds the work; ``time_limit`` can cut it
 short, and the result is deterministic for a fixed ``random_state`` when the
 time limit does not strike.
 
+Alternating with the kicks (one each in turn, so a time limit cuts neither
+off), **anchor restarts** leave the basin of the seeds on purpose:
+for each of the ``n_anchors`` largest rules ``a``, the search starts from
+``{a}`` with only rules no larger than ``a`` allowed (``a`` is taken as the
+largest selected rule, the branching of :mod:`satrules.heuristics.bnb`),
+fills and climbs there, then climbs again with every rule allowed.  At small
+``beta`` on tree-mined candidates the seeds all keep one very large rule that
+conflicts with most of a better, nearly disjoint set of leaves; replacing it
+takes many moves that each lose coverage, which no add, swap, ejection or
+kick finds (diamonds acc >= 0.9 and flights at beta = 0.1, gamma = 12 in
+``benchmarks/results/cdpr_perf_selection.md``: 1.97 % and 1.15 % below the
+best known before the restarts).
+
 References
 ----------
 Seed 000 (CDPRL, GRA, GDY); H. R. Lourenço, O. C. Martin, T. Stützle,
@@ -54,6 +67,8 @@ __all__ = ["LocalResult", "local_select"]
 _EJECT_TRIES = 8
 #: A kick's refill picks at random among this many largest gains.
 _RANDOM_TOP = 3
+#: Anchor restarts by default (the largest rules, see the module docstring).
+_N_ANCHORS = 30
 
 
 @dataclass(frozen=True)
@@ -68,8 +83,8 @@ class LocalResult:
         Samples covered by ``selected``.
     start : str
         The starting point the best answer came from (``"gra-static"``,
-        ``"gra-marginal"``, ``"gdy"``, ``"given"``) or ``"kick"`` when a kick
-        found it.
+        ``"gra-marginal"``, ``"gdy"``, ``"given"``), ``"anchor"`` when an
+        anchor restart found it, or ``"kick"`` when a kick found it.
     seeds : dict
         Coverage of each starting point before the search (after repair).
     moves : int
@@ -134,8 +149,9 @@ class _State:
         selected = list(selected)
         cnt = self.counts(selected)
         nconf = self.n_conflicts(selected)
+        gain_u = self.gain_uncovered(cnt) if len(selected) < gamma else None
         while len(selected) < gamma:
-            gain = np.where((nconf == 0) & self.usable, self.gain_uncovered(cnt), 0)
+            gain = np.where((nconf == 0) & self.usable, gain_u, 0)
             rule = int(np.argmax(gain))
             if gain[rule] <= 0:
                 break
@@ -144,7 +160,11 @@ class _State:
                 top = top[gain[top] > 0]
                 rule = int(top[rng.integers(len(top))])
             selected.append(rule)
-            cnt[self.inc.cover(rule)] += 1
+            members = self.inc.cover(rule)
+            # gains fall by the newly covered samples only: one small gather per step,
+            # not a gather over every uncovered sample
+            gain_u = gain_u - self.inc.overlaps(members[cnt[members] == 0])
+            cnt[members] += 1
             nconf += self.conflicts(rule)
         return selected
 
@@ -250,6 +270,61 @@ def _eject(state: _State, selected: list[int], gamma: int) -> list[int] | None:
     return None
 
 
+def _anchors(state: _State, n_anchors: int) -> list[int]:
+    """Return the ``n_anchors`` largest usable rules (ties: lower index first)."""
+    usable = np.flatnonzero(state.usable)
+    order = usable[np.lexsort((usable, -state.inc.sizes[usable]))]
+    return order[:int(n_anchors)].tolist()
+
+
+def _anchored_climb(state: _State, anchor: int, gamma: int, deadline: float | None):
+    """Climb from ``{anchor}`` with only rules no larger than it, then with all rules.
+
+    Return ``(set, moves)``.  Ties in size are broken by index, as in the
+    branch and bound's ranking, so each set has exactly one largest rule.
+    """
+    sizes = state.inc.sizes
+    rank_key = (sizes < sizes[anchor]) | ((sizes == sizes[anchor])
+                                         & (np.arange(len(sizes)) >= anchor))
+    saved = state.usable
+    state.usable = saved & rank_key
+    try:
+        sel, moves = _climb(state, [anchor], gamma, deadline)
+    finally:
+        state.usable = saved
+    sel, more = _climb(state, sel, gamma, deadline)
+    return sel, moves + more
+
+
+def _schedule(anchors: list[int], kick_budget):
+    """Yield ``"anchor"`` and ``"kick"`` alternately until both run out (anchors first)."""
+    left = len(anchors)
+    kicks_left = True
+    while left or kicks_left:
+        if left:
+            left -= 1
+            yield "anchor"
+        if kicks_left:
+            if next(kick_budget, None) is None:
+                kicks_left = False
+            else:
+                yield "kick"
+
+
+def _kick(state: _State, current: list[int], gamma: int, rng, deadline: float | None):
+    """Drop a random part of ``current``, refill at random avoiding it, climb."""
+    drop = rng.choice(len(current), size=rng.integers(1, max(len(current) // 2, 1) + 1),
+                      replace=False)
+    trial = [r for i, r in enumerate(current) if i not in set(drop.tolist())]
+    # refill avoiding the dropped rules first, so the kick leaves the basin
+    banned = [current[i] for i in drop.tolist()]
+    saved = state.usable[banned].copy()
+    state.usable[banned] = False
+    trial = state.fill(trial, gamma, rng)
+    state.usable[banned] = saved
+    return _climb(state, trial, gamma, deadline)
+
+
 def _repair(state: _State, order: list[int]) -> list[int]:
     """Keep the rules of ``order`` compatible with every rule kept before them."""
     kept: list[int] = []
@@ -264,7 +339,8 @@ def _repair(state: _State, order: list[int]) -> list[int]:
 def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
                  start: Any = None, n_kicks: int | None = 20,
                  time_limit: float | None = None,
-                 lam: float = 1.0, random_state: int | None = 0) -> LocalResult:
+                 lam: float = 1.0, random_state: int | None = 0,
+                 n_anchors: int = _N_ANCHORS) -> LocalResult:
     """Select at most ``gamma`` compatible rules by swap/exchange local search.
 
     Parameters
@@ -288,6 +364,10 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
         GDY's overlap weight for the GDY starting point.
     random_state : int or None
         Seed of the kicks.
+    n_anchors : int
+        Anchor restarts (module docstring), from the ``n_anchors`` largest
+        rules down, alternating with the kicks; deterministic, cut short only
+        by ``time_limit``.
 
     Returns
     -------
@@ -310,6 +390,8 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
         raise ValueError("n_kicks=None (kick until the time limit) needs a time_limit")
     if n_kicks is not None and int(n_kicks) < 0:
         raise ValueError(f"n_kicks must be >= 0, got {n_kicks!r}")
+    if int(n_anchors) < 0:
+        raise ValueError(f"n_anchors must be >= 0, got {n_anchors!r}")
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
     inc = Incidence(covers)
     state = _State(inc, beta, strict, {})
@@ -334,27 +416,24 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
         if cov > best_cov:
             best, best_cov, best_from = sel, cov, name
     rng = np.random.default_rng(random_state)
-    current, kicks = list(best), 0
-    budget = (itertools.count() if n_kicks is None else range(int(n_kicks))) if best else ()
-    for _ in budget:
+    anchors = _anchors(state, n_anchors) if gamma > 0 else []
+    kick_budget = (itertools.count() if n_kicks is None else iter(range(int(n_kicks))))
+    current, kicks, n_done = list(best), 0, 0
+    # anchor restarts and kicks alternate, so a time limit cuts neither off entirely
+    for step in _schedule(anchors, kick_budget if best else iter(())):
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        kicks += 1
-        drop = rng.choice(len(current), size=rng.integers(1, max(len(current) // 2, 1) + 1),
-                          replace=False)
-        trial = [r for i, r in enumerate(current) if i not in set(drop.tolist())]
-        # refill avoiding the dropped rules first, so the kick leaves the basin
-        banned = [current[i] for i in drop.tolist()]
-        saved = state.usable[banned].copy()
-        state.usable[banned] = False
-        trial = state.fill(trial, gamma, rng)
-        state.usable[banned] = saved
-        trial, n = _climb(state, trial, gamma, deadline)
+        if step == "anchor":
+            trial, n = _anchored_climb(state, anchors[n_done], gamma, deadline)
+            n_done += 1
+        else:
+            kicks += 1
+            trial, n = _kick(state, current, gamma, rng, deadline)
         moves += n
         cov = state.coverage(trial)
         if cov >= state.coverage(current):
             current = trial
         if cov > best_cov:
-            best, best_cov, best_from = list(trial), cov, "kick"
+            best, best_cov, best_from = list(trial), cov, step
     return LocalResult(selected=sorted(int(r) for r in best), coverage=best_cov,
                        start=best_from, seeds=seed_cov, moves=moves, kicks=kicks)

@@ -136,6 +136,46 @@ def test_time_limit_is_honoured():
 
 
 @needs_highs
+@pytest.mark.parametrize("limit", [1.0, 15.0, 60.0])
+def test_highs_stops_and_answers_before_the_limit(monkeypatch, limit):
+    """Issue 13: a bare HiGHS call took 16.7 s against a 15 s limit.
+
+    HiGHS was told to stop at the limit and its answer was awaited until 1 s past it.
+    With a frozen clock and a stand-in thread that never ends, pin the two moments
+    instead of timing them: HiGHS's own limit ends a grace period before the limit,
+    and the answer is taken before the limit (no wall time is measured).
+    """
+    from types import SimpleNamespace
+
+    from satrules.backends import highs
+
+    seen = {}
+
+    class NeverEnds:  # the engine thread: started, never finished
+        def __init__(self, target, name, daemon):
+            self.engine = target.__self__
+
+        def start(self):
+            pass
+
+        def join(self, timeout):
+            seen["join"] = timeout
+            seen["engine_limit"] = self.engine.getOptionValue("time_limit")[1]
+
+        def is_alive(self):
+            return True
+
+    monkeypatch.setattr(highs, "time", SimpleNamespace(perf_counter=lambda: 100.0))
+    monkeypatch.setattr(highs, "threading", SimpleNamespace(Thread=NeverEnds))
+    sol = registry.solve(_hard_coverage_model(n_rules=8, n_groups=20), backend="highs",
+                         time_limit=limit)
+    assert sol.status is Status.UNKNOWN and "overran the time limit" in sol.message
+    assert 0 < seen["engine_limit"] < seen["join"] < limit
+    assert seen["engine_limit"] >= 0.9 * limit and limit - seen["engine_limit"] <= 1.0
+    assert limit - seen["join"] <= 0.25
+
+
+@needs_highs
 def test_hint_and_seed_are_accepted_and_deterministic():
     """The same seed and hint give the same optimum twice (one thread)."""
     m = _hard_coverage_model(n_rules=20, n_groups=60, seed=3)

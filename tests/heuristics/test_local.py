@@ -43,6 +43,42 @@ def test_swap_beats_gra():
     assert res.selected == [1, 2]
 
 
+#: Leaf labels of four depth-2 "trees" over 40 samples (generated, then frozen here):
+#: each tree's leaves partition the samples; every non-empty leaf is a candidate rule.
+_TREES = ["0000022022000032033000000022123202231320",
+          "0111110110100010000011000011201101101101",
+          "1111311102021111111111122111111111111130",
+          "3212112333332213302033101323301233121220"]
+
+
+def tree_leaf_covers() -> np.ndarray:
+    """Covers of the non-empty leaves of :data:`_TREES` (15 rules x 40 samples)."""
+    labels = np.array([[int(c) for c in tree] for tree in _TREES])
+    rows = [labels[t] == leaf for t in range(len(_TREES)) for leaf in range(4)]
+    covers = np.array(rows)
+    return covers[covers.any(axis=1)]
+
+
+def test_anchor_restart_leaves_the_largest_rule():
+    """Regression (issue 13, beta 0.1): kicks stayed at 38 of 40; an anchor restart finds 40.
+
+    The three leaves of tree 1 (19, 20 and 1 samples) cover all 40 samples,
+    but every seed starts from the largest rule (31 samples, a leaf of tree 2),
+    which overlaps each of them by more than 10 %; adds, swaps, ejections and
+    500 kicks never give it up.  Restarting with the second-largest rule as the
+    largest allowed one reaches the optimum without a kick.
+    """
+    covers = tree_leaf_covers()
+    optimum, _ = exhaustive_cdprl(covers, 0.1, 3)
+    assert optimum == 40
+    for seed in range(3):
+        assert local_select(covers, 0.1, 3, n_kicks=500, n_anchors=0,
+                            random_state=seed).coverage == 38
+    res = local_select(covers, 0.1, 3, n_kicks=0)
+    assert res.coverage == optimum and res.start == "anchor"
+    assert is_feasible(covers, res.selected, 0.1, 3)
+
+
 def test_given_start_is_repaired_and_kept():
     """A conflicting start is repaired in order; the answer is never below it."""
     res = local_select(worked_example(), 0.5, 3, start=[0, 3, 2], n_kicks=0)
@@ -61,13 +97,15 @@ def test_deterministic_for_a_seed():
 
 
 def test_bad_arguments():
-    """gamma, beta and n_kicks are checked before any work."""
+    """gamma, beta, n_kicks and n_anchors are checked before any work."""
     with pytest.raises(ValueError, match="gamma"):
         local_select(worked_example(), 0.5, -1)
     with pytest.raises(ValueError, match="beta"):
         local_select(worked_example(), -0.5, 2)
     with pytest.raises(ValueError, match="n_kicks"):
         local_select(worked_example(), 0.5, 2, n_kicks=-1)
+    with pytest.raises(ValueError, match="n_anchors"):
+        local_select(worked_example(), 0.5, 2, n_anchors=-1)
     with pytest.raises(ValueError, match="time_limit"):
         local_select(worked_example(), 0.5, 2, n_kicks=None)
 
