@@ -34,12 +34,7 @@ import numpy as np
 
 from satrules.rules import Literal, Rule, RuleSet
 
-__all__ = ["MIN_Z", "polish_rules"]
-
-#: the estimators' significance for a move (``min_z`` of :func:`polish_rules`): 4 rows
-#: corrected and none spoilt, 9 corrected and 2 spoilt, 19 and 7...; without it, moves
-#: resting on 1-3 rows of thousands lowered test accuracy (caravan, WVS)
-MIN_Z = 2.0
+__all__ = ["polish_rules", "significant"]
 
 
 def _term_cover(X: np.ndarray, lits: list[Literal]) -> np.ndarray:
@@ -77,8 +72,9 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     min_z : float
         Significance a move needs: with ``fixed`` wrong predictions it corrects and
         ``broken`` right ones it spoils, ``fixed - broken >= min_z * sqrt(fixed + broken)``
-        (a sign test; 0 takes every move that lowers the objective).  The estimators use
-        :data:`MIN_Z` so that no move rests on a handful of rows of a large training set.
+        (a sign test; 0 takes every move that lowers the objective).  The estimators pass
+        their ``significance`` (default 2: 4 rows corrected and none spoilt, 9 and 2,
+        19 and 7...) so that no move rests on a handful of rows of a large training set.
 
     Returns
     -------
@@ -132,7 +128,7 @@ def _literal_counts(XS: np.ndarray, yS: np.ndarray):
     return ones_pos, ones_neg, n_pos, len(yS) - n_pos
 
 
-def _significant(fixed, broken, min_z: float):
+def significant(fixed, broken, min_z: float):
     """Whether ``fixed - broken >= min_z * sqrt(fixed + broken)`` (a sign test on the flips)."""
     fixed, broken = np.asarray(fixed, dtype=float), np.asarray(broken, dtype=float)
     return fixed - broken >= min_z * np.sqrt(fixed + broken)
@@ -161,13 +157,13 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z):
         flipped = prediction != union
         fixed = np.count_nonzero(flipped & wrong)
         broken = np.count_nonzero(flipped) - fixed
-        if _significant(fixed, broken, min_z):
+        if significant(fixed, broken, min_z):
             consider(lam * np.count_nonzero(prediction != y) + w * literals, move)
 
     def consider_columns(fixed, broken, errors, literals, make):
         # the best column (either polarity) among those whose flips are significant
         for f, b, err, negated in zip(fixed, broken, errors, (False, True), strict=True):
-            value = np.where(_significant(f, b, min_z), lam * err, np.inf)
+            value = np.where(significant(f, b, min_z), lam * err, np.inf)
             c = int(np.argmin(value))
             if np.isfinite(value[c]):
                 consider(value[c] + w * literals, make(Literal(c, negated)))
