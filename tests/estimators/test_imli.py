@@ -36,12 +36,9 @@ def noisy_data(n=60, seed=0):
 
 @pytest.mark.parametrize("backend", ENGINES + ["bruteforce"])
 def test_example1_any_label_type(backend):
-    """Example 1 learns R = NOT x2 for string labels and predicts the training labels.
-
-    significance=0: four rows cannot pass the sign test against a constant (see
-    test_significance.py), and this checks the paper's algorithm itself."""
+    """Example 1 learns R = NOT x2 for string labels and predicts the training labels."""
     y = np.where(EX1_Y == 1, "pos", "neg")
-    clf = IMLIClassifier(n_rules=1, backend=backend, significance=0).fit(EX1_X, y)
+    clf = IMLIClassifier(n_rules=1, backend=backend).fit(EX1_X, y)
     assert list(clf.classes_) == ["neg", "pos"]
     assert str(clf.rules_) == "IF (x1 != 1)\nTHEN pos"   # the rule set names its class
     assert clf.predict(EX1_X).tolist() == y.tolist()
@@ -259,7 +256,7 @@ def test_to_text_names_the_classes():
     """to_text() reads IF-THEN-ELSE with the class labels (binary and one-vs-rest)."""
     X = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70], "smoker": ["y", "n", "y", "n", "y", "n"]})
     y = np.array(["low", "low", "low", "high", "high", "high"])
-    clf = IMLIClassifier(n_rules=1, backend=ENGINES[0], significance=0).fit(X, y)  # 6 rows
+    clf = IMLIClassifier(n_rules=1, backend=ENGINES[0]).fit(X, y)
     assert clf.to_text() == "IF (age <= 40)\nTHEN low\nELSE high"
     assert clf.predict(X).tolist() == y.tolist()
 

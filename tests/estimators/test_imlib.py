@@ -35,7 +35,7 @@ def test_example1(backend, objective, cost):
     """Example 1 (k = l = 1, λ = 10) learns R = ¬x2 at cost 1 (exact) / 2 (paper), any labels."""
     y = np.where(EX1_Y == 1, "pos", "neg")
     clf = IMLIBClassifier(n_rules=1, max_literals_per_rule=1, objective=objective,
-                          backend=backend, significance=0).fit(EX1_X, y)   # 4 rows: no test
+                          backend=backend).fit(EX1_X, y)
     assert list(clf.classes_) == ["neg", "pos"]
     assert str(clf.rules_) == "IF (x1 != 1)\nTHEN pos"   # the rule set names its class
     assert clf.solution_.cost == cost

@@ -43,8 +43,7 @@ def test_never_worse_than_one_class_on_training_data(seed, n, make, skew):
     y = (rng.random(n) < skew).astype(int)
     if len(set(y)) < 2:
         y[0] = 1 - y[0]
-    # significance=0: the selection itself (test_significance.py checks the sign test)
-    clf = make(partition_size=6, random_state=seed, significance=0).fit(X, y)
+    clf = make(partition_size=6, random_state=seed).fit(X, y)
     majority = max(np.mean(y), 1 - np.mean(y))
     assert clf.score(X, y) >= majority - 1e-12
     obj = _objective(clf, X, y)

@@ -1,4 +1,4 @@
-"""The sign test against the constant rule sets (``significance``, issue #11).
+"""The sign test against the constant rule sets (``null_test=True``, issue #11).
 
 Rules that beat the best constant rule set ("always true" / "always false") by a
 few training rows are noise; the estimators replace them by that constant unless
@@ -18,9 +18,10 @@ from satrules import IMLIBClassifier, IMLIClassifier
 from satrules.estimators._polish import significant
 
 ESTIMATORS = [
-    lambda **kw: IMLIClassifier(backend="rc2", **kw),
-    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", **kw),
-    lambda **kw: IMLIBClassifier(backend="rc2", n_rules=1, max_literals_per_rule=2, **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", null_test=True, **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", null_test=True, **kw),
+    lambda **kw: IMLIBClassifier(backend="rc2", n_rules=1, max_literals_per_rule=2,
+                                 null_test=True, **kw),
 ]
 
 
@@ -61,18 +62,18 @@ def test_rules_kept_only_when_significant(seed, n, make, signal):
 
 
 def test_noise_gives_the_majority_class():
-    """Labels independent of X: where the raw selection (significance=0) fits the noise,
+    """Labels independent of X: where the default selection fits the noise,
     the default predicts the majority class and records the rules it turned down."""
     for seed in range(40):
         rng = np.random.default_rng(seed)
         X = rng.integers(0, 2, size=(150, 12))
         y = (rng.random(150) < 0.3).astype(int)
-        raw = IMLIClassifier(backend="rc2", random_state=seed, significance=0).fit(X, y)
+        raw = IMLIClassifier(backend="rc2", random_state=seed).fit(X, y)   # null_test off
         if raw.rules_.n_literals and raw.score(X, y) > max(y.mean(), 1 - y.mean()):
             break
     else:
         pytest.fail("no seed where the raw selection fits the noise")
-    clf = IMLIClassifier(backend="rc2", random_state=seed).fit(X, y)
+    clf = IMLIClassifier(backend="rc2", random_state=seed, null_test=True).fit(X, y)
     assert clf.rules_.n_literals == 0
     assert (clf.predict(X) == 0).all()
     assert clf.best_partition_["not_significant"]["objective"] < clf.best_partition_["objective"]
@@ -83,7 +84,7 @@ def test_signal_is_kept():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 2, size=(200, 4))
     y = X[:, 0] & X[:, 1]
-    clf = IMLIClassifier(backend="rc2", random_state=0).fit(X, y)
+    clf = IMLIClassifier(backend="rc2", random_state=0, null_test=True).fit(X, y)
     assert "not_significant" not in clf.best_partition_
     assert clf.score(X, y) == 1.0
 
@@ -93,3 +94,8 @@ def test_bad_significance_is_refused(bad):
     X, y = np.eye(4, dtype=int), np.array([0, 1, 0, 1])
     with pytest.raises(ValueError, match="significance"):
         IMLIClassifier(significance=bad).fit(X, y)
+
+
+def test_null_test_is_off_by_default():
+    """The default keeps rules that are only slightly better than the constant."""
+    assert IMLIClassifier().null_test is False and IMLIBClassifier().null_test is False
