@@ -25,7 +25,7 @@ OPTION_SETS = [
     {"adapt": True, "trim": 2},
     {"card_encoding": "totalizer", "graph_encoding": "clique"},
     {"card_encoding": "sortnetwrk", "stratified": True, "blo": "full"},
-    {"merge_softs": False},
+    {"merge_softs": True},
 ]
 
 
@@ -156,8 +156,8 @@ def test_merged_softs_give_the_same_optimum_on_imlib_partitions():
     for part in (slice(0, 6), slice(6, 12)):
         enc = encode_imlib(X[part], y[part], n_rules=2, max_literals_per_rule=2,
                            objective="paper", prior=prior)
-        plain = solve(enc.model, backend="rc2", merge_softs=False)
-        merged = solve(enc.model, backend="rc2")
+        plain = solve(enc.model, backend="rc2")
+        merged = solve(enc.model, backend="rc2", merge_softs=True)
         assert merged.options["merge_softs"] and not plain.options["merge_softs"]
         assert merged.status is plain.status is Status.OPTIMAL
         assert merged.cost == plain.cost == merged.reported_cost == merged.lower_bound
