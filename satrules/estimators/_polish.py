@@ -144,6 +144,14 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z):
     for c in covers:
         union |= c
     wrong = union != y
+    # per rule, the rows the other rules cover (used by every move on that rule)
+    all_others = []
+    for j in range(len(terms)):
+        others = np.zeros(len(y), dtype=bool)
+        for i, c in enumerate(covers):
+            if i != j:
+                others |= c
+        all_others.append(others)
     n_lits = sum(len(t) for t in terms)
     current = lam * np.count_nonzero(wrong) + w * n_lits
     best_value, best = current, None
@@ -169,10 +177,7 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z):
                 consider(value[c] + w * literals, make(Literal(c, negated)))
 
     for j, term in enumerate(terms):
-        others = np.zeros(len(y), dtype=bool)
-        for i, c in enumerate(covers):
-            if i != j:
-                others |= c
+        others = all_others[j]
         for t in range(len(term) if len(term) > 1 else 0):   # the last one: "drop"
             consider_mask(others | _term_cover(X, term[:t] + term[t + 1:]), n_lits - 1,
                           ("remove", j, t))
@@ -189,11 +194,7 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z):
             consider_columns(fixed, broken, errors, n_lits + 1,
                              lambda lit, j=j: ("add", j, lit))
     for j in range(len(terms)):
-        rest = np.zeros(len(y), dtype=bool)
-        for i, c in enumerate(covers):
-            if i != j:
-                rest |= c
-        consider_mask(rest, n_lits - len(terms[j]), ("drop", j, None))
+        consider_mask(all_others[j], n_lits - len(terms[j]), ("drop", j, None))
     if (max_rules is None or len(terms) < max_rules) and n_cols:
         outside = ~union
         ones_pos, ones_neg, n_pos, n_neg = _literal_counts(X[outside], y[outside])
