@@ -249,6 +249,10 @@ def _check_unique_columns(X: Any) -> None:
 class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class: fit rule sets partition by partition with a MaxSAT encoder (see module)."""
 
+    #: polishing also replaces literals (benchmarks/bench_learner_variants.py measures
+    #: the learners without it through a subclass)
+    _polish_replace = True
+
     #: scikit-learn estimator checks this family is known to fail, with the reason.
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
@@ -500,7 +504,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             polished = self._final_rules(polish_rules(
                 best, Xb, y, self.data_fidelity, self._literal_weight(),
                 max_literals=self._max_literals(), max_rules=best.n_rules,
-                deadline=budget["deadline"], min_z=z))
+                deadline=budget["deadline"], min_z=z, replace=self._polish_replace))
             obj = self._objective(polished, Xb, y)
             if obj < best_obj:   # never worse on the training data
                 record["polished_from"] = best_obj

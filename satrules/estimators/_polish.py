@@ -9,6 +9,9 @@ objective with single-literal moves,
 
 * remove one literal from a rule (of two or more literals),
 * add one literal (either polarity) to a rule, within ``max_literals`` per rule,
+* replace one literal of a rule by another (``replace=True``: e.g. ``age > 30`` by
+  ``age > 40``, a move that removal and addition one at a time rarely find, since the
+  intermediate rule is usually worse),
 * drop a whole rule,
 * add a one-literal rule, within ``max_rules``,
 
@@ -46,7 +49,7 @@ def _term_cover(X: np.ndarray, lits: list[Literal]) -> np.ndarray:
 def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: float,
                  literal_weight: float = 1.0, max_literals: int | None = None,
                  max_rules: int | None = None, deadline: float | None = None,
-                 max_moves: int = 1000, min_z: float = 0.0) -> RuleSet:
+                 max_moves: int = 1000, min_z: float = 0.0, replace: bool = False) -> RuleSet:
     """Return ``rules`` improved by single-literal moves on ``(Xb, y)``.
 
     The objective is ``data_fidelity * errors + literal_weight * literals``, as in the
@@ -75,6 +78,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
         (a sign test; 0 takes every move that lowers the objective).  The estimators pass
         their ``significance`` (default 2: 4 rows corrected and none spoilt, 9 and 2,
         19 and 7...) so that no move rests on a handful of rows of a large training set.
+    replace : bool
+        Also try replacing one literal of a rule by another (same literal count).
 
     Returns
     -------
@@ -95,7 +100,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     y = np.asarray(y).astype(bool, copy=False)
     if rules.kind == "cnf":   # a CNF for y is the negation of a DNF for ~y
         dual = polish_rules(rules.negate(), X, ~y, data_fidelity, literal_weight,
-                            max_literals, max_rules, deadline, max_moves, min_z)
+                            max_literals, max_rules, deadline, max_moves, min_z, replace)
         out = dual.negate()
         return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
     lam, w = float(data_fidelity), float(literal_weight)
@@ -104,7 +109,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     for _ in range(max_moves):
         if deadline is not None and time.monotonic() >= deadline:
             break
-        move = _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z)
+        move = _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z,
+                          replace)
         if move is None:
             break
         kind, j, arg = move
@@ -112,6 +118,9 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
             terms[j] = terms[j][:arg] + terms[j][arg + 1:]
         elif kind == "add":
             terms[j] = terms[j] + [arg]
+        elif kind == "replace":
+            t, lit = arg
+            terms[j] = terms[j][:t] + terms[j][t + 1:] + [lit]
         elif kind == "drop":
             terms.pop(j)
         else:   # new rule
@@ -134,7 +143,7 @@ def significant(fixed, broken, min_z: float):
     return fixed - broken >= min_z * np.sqrt(fixed + broken)
 
 
-def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z):
+def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, replace=False):
     """Return the move that lowers the objective most, or None (a local optimum).
 
     Only moves whose flipped predictions pass :func:`_significant` are considered.
@@ -193,6 +202,20 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z):
             errors = (base + ones_neg + n_pos - ones_pos, base + (n_neg - ones_neg) + ones_pos)
             consider_columns(fixed, broken, errors, n_lits + 1,
                              lambda lit, j=j: ("add", j, lit))
+        for t in range(len(term) if replace else 0):
+            # literal t replaced by column c: only rows the reduced rule covers alone can
+            # flip; there the prediction becomes column c (or its negation)
+            inside = _term_cover(X, term[:t] + term[t + 1:]) & ~others
+            XS, cur, bad = X[inside], union[inside], wrong[inside]
+            groups = (bad & cur, bad & ~cur, ~bad & cur, ~bad & ~cur)
+            sa, sb, sc, sd = (XS[g].sum(axis=0) for g in groups)
+            na, nb, nc, nd = (np.count_nonzero(g) for g in groups)
+            fixed = (na - sa + sb, sa + nb - sb)      # wrong rows whose prediction flips
+            broken = (nc - sc + sd, sc + nd - sd)     # right rows whose prediction flips
+            n_wrong = np.count_nonzero(wrong)
+            errors = tuple(n_wrong - f + b for f, b in zip(fixed, broken, strict=True))
+            consider_columns(fixed, broken, errors, n_lits,
+                             lambda lit, j=j, t=t: ("replace", j, (t, lit)))
     for j in range(len(terms)):
         consider_mask(all_others[j], n_lits - len(terms[j]), ("drop", j, None))
     if (max_rules is None or len(terms) < max_rules) and n_cols:

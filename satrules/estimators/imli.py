@@ -92,8 +92,8 @@ class IMLIClassifier(IncrementalRuleClassifier):
         with the estimate and what to reduce); ``None`` disables the guard.
     polish : bool, default=True
         After the selection, improve the chosen rules on the whole training set by
-        single-literal moves (add or remove a literal, drop a rule; never a new rule)
-        while the whole-training-set objective falls, so the result is a local
+        single-literal moves (add, remove or replace a literal, drop a rule; never a new
+        rule) while the whole-training-set objective falls, so the result is a local
         optimum of that objective (``satrules/estimators/_polish.py``).  Never
         worse on the training data; ``best_partition_["polished_from"]`` holds the
         objective before.  ``False`` returns the best partition's rules as they are.

@@ -94,7 +94,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         One-vs-rest for more than two classes (one rule set per class), or refuse them.
     polish : bool, default=True
         After the selection, improve the chosen rules on the whole training set by
-        single-literal moves (add or remove a literal, drop a rule; never a new rule;
+        single-literal moves (add, remove or replace a literal, drop a rule; never a new rule;
         every rule within ``max_literals_per_rule``) while the whole-training-set
         objective falls, so the result is a local optimum of that objective
         (``satrules/estimators/_polish.py``).  Never worse on the training data;

@@ -24,7 +24,7 @@ def _objective(rules, X, y, lam, w=1.0):
     return lam * np.count_nonzero(rules.evaluate(X) != y) + w * rules.n_literals
 
 
-def _neighbours(rules, n_cols, max_literals, max_rules):
+def _neighbours(rules, n_cols, max_literals, max_rules, replace=False):
     """Every rule set one polish move away (brute force, DNF)."""
     terms = [list(r.literals) for r in rules.rules]
     lits = [Literal(c, neg) for c in range(n_cols) for neg in (False, True)]
@@ -36,6 +36,10 @@ def _neighbours(rules, n_cols, max_literals, max_rules):
         if max_literals is None or len(t) < max_literals:
             out.extend(terms[:j] + [t + [lit]] + terms[j + 1:] for lit in lits)
         out.append(terms[:j] + terms[j + 1:])
+        if replace:
+            for i in range(len(t)):
+                out.extend(terms[:j] + [t[:i] + t[i + 1:] + [lit]] + terms[j + 1:]
+                           for lit in lits)
     if max_rules is None or len(terms) < max_rules:
         out.extend(terms + [[lit]] for lit in lits)
     return [RuleSet([Rule(tuple(t)) for t in ts], "dnf", n_cols) for ts in out]
@@ -51,19 +55,19 @@ def _instances(draw):
     terms = [draw(st.lists(st.builds(Literal, st.integers(0, m - 1), st.booleans()),
                            min_size=1, max_size=3)) for _ in range(k)]
     lam = draw(st.sampled_from([1, 2, 5, 10]))
-    max_literals = draw(st.sampled_from([None, 3]))
+    max_literals = draw(st.sampled_from([None, 1, 3]))
     max_rules = draw(st.sampled_from([None, 3]))
     return X, y, RuleSet([Rule(tuple(t)) for t in terms], "dnf", m), lam, max_literals, max_rules
 
 
 @settings(max_examples=200, deadline=None)
-@given(_instances(), st.sampled_from([0.0, 1.0, 2.0]))
-def test_polish_is_a_local_optimum_and_never_worse(instance, min_z):
+@given(_instances(), st.sampled_from([0.0, 1.0, 2.0]), st.booleans())
+def test_polish_is_a_local_optimum_and_never_worse(instance, min_z, replace):
     """No single move the polisher may take (one that passes the min_z sign test) lowers
     the objective any further; with min_z = 0 that is every move."""
     X, y, start, lam, max_literals, max_rules = instance
     polished = polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=max_rules,
-                            min_z=min_z)
+                            min_z=min_z, replace=replace)
     value = _objective(polished, X, y, lam)
     assert value <= _objective(start, X, y, lam)
     if max_literals is not None and all(len(r) <= max_literals for r in start.rules):
@@ -71,7 +75,7 @@ def test_polish_is_a_local_optimum_and_never_worse(instance, min_z):
     if max_rules is not None and start.n_rules <= max_rules:
         assert polished.n_rules <= max_rules
     now = polished.evaluate(X)
-    for other in _neighbours(polished, X.shape[1], max_literals, max_rules):
+    for other in _neighbours(polished, X.shape[1], max_literals, max_rules, replace):
         if _objective(other, X, y, lam) < value - 1e-9:
             flipped = other.evaluate(X) != now
             fixed = int(np.count_nonzero(flipped & (now != y)))
@@ -170,3 +174,14 @@ def test_estimators_never_grow_a_rule_from_nothing(monkeypatch):
         clf = IMLIClassifier(n_rules=2, random_state=0).fit(X, y)
     assert clf.best_partition_["constant"] == "always false"
     assert clf.rules_.n_rules == 0 and not clf.predict(X).any()
+
+
+def test_replace_moves_a_literal_that_removal_and_addition_cannot():
+    """With one literal per rule and one rule, only a replacement gets from x0 to x1."""
+    X = np.array([[1, 1], [1, 1], [1, 1], [1, 1], [0, 1], [0, 1], [1, 0], [0, 0]])
+    y = X[:, 1].astype(bool)
+    start = RuleSet([[Literal(0)]], "dnf", 2)
+    kept = polish_rules(start, X, y, 10, max_literals=1, max_rules=1)
+    assert kept == start
+    moved = polish_rules(start, X, y, 10, max_literals=1, max_rules=1, replace=True)
+    assert moved == RuleSet([[Literal(1)]], "dnf", 2)
