@@ -25,7 +25,8 @@ OPTION_SETS = [
     {"adapt": True, "trim": 2},
     {"card_encoding": "totalizer", "graph_encoding": "clique"},
     {"card_encoding": "sortnetwrk", "stratified": True, "blo": "full"},
-    {"merge_softs": True},
+    {"merge_softs": False},
+    {"hint_phases": False},
 ]
 
 
@@ -156,9 +157,37 @@ def test_merged_softs_give_the_same_optimum_on_imlib_partitions():
     for part in (slice(0, 6), slice(6, 12)):
         enc = encode_imlib(X[part], y[part], n_rules=2, max_literals_per_rule=2,
                            objective="paper", prior=prior)
-        plain = solve(enc.model, backend="rc2")
-        merged = solve(enc.model, backend="rc2", merge_softs=True)
+        plain = solve(enc.model, backend="rc2", merge_softs=False)
+        merged = solve(enc.model, backend="rc2")   # merged by default
         assert merged.options["merge_softs"] and not plain.options["merge_softs"]
         assert merged.status is plain.status is Status.OPTIMAL
         assert merged.cost == plain.cost == merged.reported_cost == merged.lower_bound
         prior = decode_imlib(enc.layout, merged)
+
+
+@settings(max_examples=60, deadline=None)
+@given(model=tiny_models(max_vars=5), bits=st.lists(st.booleans(), min_size=5, max_size=5),
+       merge=st.booleans())
+def test_a_hint_steers_phases_but_keeps_the_optimum(model, bits, merge):
+    """Phases set from any hint, feasible or not, never change the optimal cost."""
+    want = solve(model, backend="bruteforce")
+    hint = {v: bits[v - 1] for v in range(1, model.n_vars + 1)}
+    got = solve(model, backend="rc2", hint=hint, merge_softs=merge)
+    assert got.status is want.status
+    assert got.cost == want.cost
+
+
+def test_a_hint_picks_among_tied_optima():
+    """Two optima of equal cost: the hinted one is returned whichever it is (RC2's SAT
+    solver starts from the hint's phases); with ``hint_phases=False`` the hint is ignored."""
+    m = Model()
+    x, y = m.new_var("x"), m.new_var("y")
+    m.add_hard([x, y])
+    m.add_hard([-x, -y])
+    for want_x in (True, False):
+        got = solve(m, backend="rc2", hint={x: want_x, y: not want_x})
+        assert got.status is Status.OPTIMAL and got["x"] is want_x and got["y"] is not want_x
+    plain = solve(m, backend="rc2")["x"]
+    for want_x in (True, False):
+        assert solve(m, backend="rc2", hint={x: want_x, y: not want_x},
+                     hint_phases=False)["x"] is plain
