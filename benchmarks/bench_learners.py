@@ -44,7 +44,6 @@ import argparse
 import csv
 import itertools
 import json
-import os
 import sys
 import time
 import warnings
@@ -55,7 +54,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.datasets import MULTICLASS, NAMES, REFERENCE, load, load_raw  # noqa: E402
-from benchmarks.tables import markdown_table  # noqa: E402
+from benchmarks.tables import markdown_table, write_csv  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SEEDS = (0, 1, 2)
@@ -251,12 +250,7 @@ def run_one(dataset, method, setting, seed, data, extra=None):
 
 
 def _save(path: Path, rows: list[dict]) -> None:
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
-    os.replace(tmp, path)
+    write_csv(path, rows, FIELDS)
 
 
 def _mean_sd(values) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,8 +29,15 @@ def dict_rows_table(rows: Sequence[dict], columns: Sequence[str] | None = None) 
 
 
 def write_csv(path: Path, rows: Sequence[dict], fieldnames: Sequence[str] | None = None) -> None:
-    """Write dict rows to ``path`` (header from the first row unless given; missing = empty)."""
-    with open(path, "w", newline="") as fh:
+    """Write dict rows to ``path`` (header from the first row unless given; missing = empty).
+
+    The rows go to a temporary file first, which then replaces ``path``: an
+    interrupted run never leaves a half-written CSV.
+    """
+    path = Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(fieldnames or rows[0]), restval="")
         writer.writeheader()
         writer.writerows(rows)
+    os.replace(tmp, path)
