@@ -222,10 +222,22 @@ def test_setsid_descendant_is_found_and_killed(tmp_path):
 # ----------------------------------------------------------------------------- rows 15, 16
 
 
+def _default_signals() -> None:
+    """In the child: SIGTERM and SIGHUP at their default disposition.
+
+    The CLI leaves an ignored signal ignored (as under ``nohup``), and a test run
+    started with ``nohup`` hands an ignored SIGHUP down to every child: the SIGHUP
+    case then waited for the CLI until its timeout.
+    """
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _cli(args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "satrules.cli", *args], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_signals)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
