@@ -27,6 +27,7 @@ answer comes within ``time_limit + 1.5`` s (issue #12 row 13).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
@@ -271,11 +272,9 @@ class RC2Backend(BackendBase):
                 rc2 = RC2Stratified(wcnf, blo=opts["blo"], **kwargs)
             else:
                 rc2 = RC2(wcnf, **kwargs)
-            if phases:
-                try:
+            if phases:  # a SAT solver without phase support keeps its own phases
+                with contextlib.suppress(NotImplementedError, AttributeError, TypeError):
                     rc2.oracle.set_phases(phases)
-                except (NotImplementedError, AttributeError, TypeError):
-                    pass   # a SAT solver without phase support
             return rc2
 
         def compute(rc2: Any) -> tuple[Any, int]:
