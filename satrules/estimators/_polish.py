@@ -162,7 +162,8 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
                 others |= c
         all_others.append(others)
     n_lits = sum(len(t) for t in terms)
-    current = lam * np.count_nonzero(wrong) + w * n_lits
+    n_wrong = np.count_nonzero(wrong)
+    current = lam * n_wrong + w * n_lits
     best_value, best = current, None
 
     def consider(value, move):
@@ -195,7 +196,7 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
             # negatives among them are fixed, the positives broken
             inside = covers[j] & ~others
             ones_pos, ones_neg, n_pos, n_neg = _literal_counts(X[inside], y[inside])
-            base = np.count_nonzero(wrong) - n_neg      # errors outside those rows
+            base = n_wrong - n_neg      # errors outside those rows
             fixed = (n_neg - ones_neg, ones_neg)        # negatives un-covered
             broken = (n_pos - ones_pos, ones_pos)       # positives un-covered
             # errors among those rows after the move: negatives kept + positives lost
@@ -212,7 +213,6 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
             na, nb, nc, nd = (np.count_nonzero(g) for g in groups)
             fixed = (na - sa + sb, sa + nb - sb)      # wrong rows whose prediction flips
             broken = (nc - sc + sd, sc + nd - sd)     # right rows whose prediction flips
-            n_wrong = np.count_nonzero(wrong)
             errors = tuple(n_wrong - f + b for f, b in zip(fixed, broken, strict=True))
             consider_columns(fixed, broken, errors, n_lits,
                              lambda lit, j=j, t=t: ("replace", j, (t, lit)))
@@ -221,7 +221,7 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
     if (max_rules is None or len(terms) < max_rules) and n_cols:
         outside = ~union
         ones_pos, ones_neg, n_pos, n_neg = _literal_counts(X[outside], y[outside])
-        base = np.count_nonzero(wrong) - n_pos             # errors among the covered rows
+        base = n_wrong - n_pos             # errors among the covered rows
         fixed = (ones_pos, n_pos - ones_pos)               # positives newly covered
         broken = (ones_neg, n_neg - ones_neg)              # negatives newly covered
         errors = (base + ones_neg + n_pos - ones_pos, base + (n_neg - ones_neg) + ones_pos)
