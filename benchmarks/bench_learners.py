@@ -35,7 +35,11 @@ Usage::
 Results: ``benchmarks/results/learners.csv`` (one row per method, setting,
 data set and seed) and ``benchmarks/results/learners.md`` (summary tables).
 Rows are saved after every fit, so an interrupted run keeps what it measured;
-``--resume`` skips the rows already in the CSV.
+``--resume`` skips the rows already in the CSV.  Runs side by side write their own
+files (``--out``, ``--no-default`` for CV rows only) and are merged afterwards::
+
+    python benchmarks/bench_learners.py --methods imlib --cv-all --no-default --out /tmp/a
+    python benchmarks/bench_learners.py --merge-from /tmp/a.csv
 """
 
 from __future__ import annotations
@@ -253,6 +257,20 @@ def _save(path: Path, rows: list[dict]) -> None:
     write_csv(path, rows, FIELDS)
 
 
+def _key(row: dict) -> tuple:
+    return row["dataset"], row["method"], row["setting"], str(row["seed"])
+
+
+def _merged(rows: list[dict], paths: list[str]) -> list[dict]:
+    """Return ``rows`` with the rows of the CSV files ``paths`` merged in (theirs win)."""
+    by_key = {_key(r): r for r in rows}
+    for path in paths:
+        with open(path, newline="") as fh:
+            for row in csv.DictReader(fh):
+                by_key[_key(row)] = row
+    return list(by_key.values())
+
+
 def _mean_sd(values) -> str:
     values = np.asarray(values, dtype=float)
     return f"{values.mean():.3f} ± {values.std():.3f}"
@@ -329,6 +347,12 @@ def main(argv=None) -> int:
                         help="rewrite the .md from the rows already in the CSV; fit nothing")
     parser.add_argument("--dropna", action="store_true",
                         help="drop rows with missing values (the reference table's protocol)")
+    parser.add_argument("--no-default", action="store_true",
+                        help="skip the default setting (e.g. only --cv-all rows)")
+    parser.add_argument("--merge-from", nargs="*", default=[],
+                        help="CSV files of other runs (e.g. run side by side with --out): "
+                             "their rows replace rows of the same data set, method, "
+                             "setting and seed; then the report is rewritten")
     parser.add_argument("--setting", default="default",
                         help="name of the setting the --params rows are recorded under")
     parser.add_argument("--params", default="{}",
@@ -343,17 +367,21 @@ def main(argv=None) -> int:
         with open(out.with_suffix(".csv"), newline="") as fh:
             rows = list(csv.DictReader(fh))
     protocol = "rows with missing values dropped" if args.dropna else "missing values left in"
+    if args.merge_from:
+        rows = _merged(rows, args.merge_from)
+        _save(out.with_suffix(".csv"), rows)
+        args.report_only = True
     if args.report_only:
         out.with_suffix(".md").write_text(summarise(rows, protocol))
         return 0
-    done = {(r["dataset"], r["method"], r["setting"], str(r["seed"])) for r in rows}
+    done = {_key(r) for r in rows}
     methods = args.methods.split(",")
     for dataset in args.datasets.split(","):
         data = load(dataset) if args.dropna else load_raw(dataset)
         for method in methods:
             if method == "ripper" and dataset in MULTICLASS:
                 continue   # wittgenstein's RIPPER is binary only
-            settings = [args.setting]
+            settings = [] if args.no_default else [args.setting]
             if method in GRID and (args.cv_all or (args.cv and dataset in REFERENCE)):
                 settings.append("cv")
             if method in GRID and args.test_best and dataset in REFERENCE:
