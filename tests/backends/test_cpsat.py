@@ -80,6 +80,19 @@ def test_lower_bound_and_options_are_reported():
     assert sol.engine == "CP-SAT" and sol.engine_version
 
 
+def test_cpsat_is_told_to_stop_before_the_limit():
+    """CP-SAT's own limit ends before the caller's: its stop takes time (issue 13)."""
+    m = Model()
+    xs = m.new_vars("x", 4)
+    m.add_cardinality(xs, "<=", 2)
+    m.add_soft_units(xs, [5, 1, 3, 2])
+    sol = solve(m, backend="cpsat", time_limit=60.0)
+    assert sol.status is Status.OPTIMAL
+    assert 0 < sol.options["max_time_in_seconds"] <= 60.0 - 1.0
+    short = solve(m, backend="cpsat", time_limit=2.0)
+    assert 0 < short.options["max_time_in_seconds"] <= 2.0 - 0.2
+
+
 def test_hint_by_key_is_accepted_and_optimum_kept():
     """A (bad) hint given by semantic keys does not change the optimum."""
     m = Model()
