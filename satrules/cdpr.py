@@ -44,7 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.registry import solve
+from satrules.backends.highs import HiGHSBackend
+from satrules.backends.lp_relaxation import lp_bound
+from satrules.backends.registry import choose_backend, solve
 from satrules.encoders.cdprl import (
     DEFAULT_MAX_SIZE,
     CDPRLAnswer,
@@ -72,6 +74,10 @@ _WARM_SHARE = 0.2
 #: the diamonds gamma = 5 rows in 1-14 s; at gamma = 12 it does not finish, and the backend's
 #: root LP (8 s of dual simplex on diamonds acc >= 0.9) needs the rest (issue 13).
 _BRANCH_SHARE = 0.5
+#: Share of the remaining time the LP bound (``lp``) may use before the backend: the lazy
+#: root LP takes 2-4 s on the diamonds acc >= 0.9 models and is not needed at gamma = 5,
+#: where the branch and bound proves the optimum before it (issue 13).
+_LP_SHARE = 1 / 3
 #: Node budget of the branch and bound when there is no time limit.
 _BRANCH_NODES = 100_000
 #: Seconds (at most 2 % of the limit) kept back from the backend for decoding its answer.
@@ -98,13 +104,16 @@ class ExactResult:
         (time limit struck), or UNKNOWN / ERROR (nothing found).
     bound : int
         Proven upper bound on the optimal coverage: the optimum when OPTIMAL,
-        else the best of the engine's bound and the combinatorial bounds
+        else the best of the engine's bound, the branch and bound's, the LP
+        relaxation's and the combinatorial bounds
         (:func:`satrules.encoders.cdprl_bounds.best_bound`: trivial,
         submodular, conflict-aware).
     bound_source : str
         Which bound ``bound`` is: ``"optimal"`` (the engine's proof),
-        ``"engine"`` (its dual bound), ``"trivial"``, ``"submodular"`` or
-        ``"conflict"`` (combinatorial, proven without the engine).
+        ``"engine"`` (its dual bound), ``"branch"`` (the branch and bound),
+        ``"lp"`` (the LP relaxation, see ``lp``), ``"trivial"``,
+        ``"submodular"`` or ``"conflict"`` (combinatorial, proven without the
+        engine).
     solution : Solution
         The verified IR solution.
     layout : CDPRLLayout
@@ -133,7 +142,7 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
                 hint: str | Sequence[int] | None = "best", reduce: bool = True,
                 clique: bool = True, *, accuracy: Any = None, seed: int | None = None,
                 max_size: int | None = DEFAULT_MAX_SIZE, branch: bool = True,
-                **engine_options: Any) -> ExactResult:
+                lp: bool | str = "auto", **engine_options: Any) -> ExactResult:
     """Select at most ``gamma`` rules of maximum coverage with every overlap-rate ``<= beta``.
 
     Parameters
@@ -181,6 +190,14 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
         OPTIMAL without a backend call (``bound_source="branch"``); otherwise
         its best set becomes the warm start and its bound is kept when it is
         the smallest.  ``False`` hands the model to the backend directly.
+    lp : bool or "auto"
+        Before the backend, bound the optimum by the model's LP relaxation
+        (:func:`satrules.backends.lp_relaxation.lp_bound`: HiGHS's dual
+        simplex with coverage rows generated lazily, at most a third of the
+        remaining time; ``bound_source="lp"`` when it is the smallest).
+        ``"auto"`` (default): when HiGHS is installed and the backend is not
+        HiGHS, whose own MIP solves the same LP (CP-SAT, for one, reports
+        no LP bound within a minute on the diamonds models of issue 13).
     **engine_options
         Passed to the backend constructor.  With ``backend="highs"``, the
         costly presolve rules 5-19 (probing, enumeration, ...) are switched
@@ -212,6 +229,8 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     ([0, 2], 4, 'OPTIMAL', [0, 2])
     """
     start = time.perf_counter()
+    if lp not in (True, False, "auto"):
+        raise ValueError(f"lp must be True, False or 'auto', got {lp!r}")
     enc = encode_cdprl(covers, beta, gamma, strict=strict, reduce=reduce, clique=clique,
                        accuracy=accuracy, max_size=max_size)
     warm = _warm_start(covers, beta, gamma, strict, hint, time_limit, seed)
@@ -236,12 +255,15 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
             ans = CDPRLAnswer(ans.selected, ans.coverage, ans.coverage, "branch")
             return _proven(enc, hint_map, ans, warm, start,
                            f"proven optimal by branch and bound ({searched.nodes} nodes)")
+    name = choose_backend(enc.model, _remaining(time_limit, start, 1.0)) \
+        if backend == "auto" else backend
+    lp_cost = _lp_cost(enc.model, lp, name, _remaining(time_limit, start, _LP_SHARE))
     budget = _remaining(time_limit, start, 1.0)
     if budget is not None:  # keep room for decoding and the bounds after the engine returns
         budget = max(budget - min(_AFTER_SOLVE, 0.02 * float(time_limit)), 0.01)
-    if backend == "highs":  # presolve overran 15 s limits by up to 145 s (_HIGHS_RULES_OFF)
+    if name == "highs":  # presolve overran 15 s limits by up to 145 s (_HIGHS_RULES_OFF)
         engine_options = {"presolve_rule_off": _HIGHS_RULES_OFF, **engine_options}
-    sol = solve(enc.model, backend=backend, time_limit=budget, seed=seed, hint=hint_map,
+    sol = solve(enc.model, backend=name, time_limit=budget, seed=seed, hint=hint_map,
                 **engine_options)
     ans = decode_cdprl(enc.layout, sol)
     if begun is not None and sol.status is not Status.OPTIMAL:
@@ -249,6 +271,9 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     bound, source = ans.bound, ans.bound_source
     if searched is not None and sol.status is not Status.OPTIMAL and searched.bound < bound:
         bound, source = max(searched.bound, ans.coverage), "branch"
+    if lp_cost is not None and sol.status is not Status.OPTIMAL \
+            and enc.layout.total_weight - lp_cost < bound:
+        bound, source = max(enc.layout.total_weight - lp_cost, ans.coverage), "lp"
     return ExactResult(selected=ans.selected, coverage=ans.coverage, status=sol.status,
                        bound=bound, solution=sol, layout=enc.layout, hint=warm,
                        bound_source=source)
@@ -259,6 +284,13 @@ def _remaining(time_limit: float | None, start: float, share: float) -> float | 
     if time_limit is None:
         return None
     return max(share * (float(time_limit) - (time.perf_counter() - start)), 0.01)
+
+
+def _lp_cost(model, lp, backend: str, budget: float | None) -> int | None:
+    """Return the LP relaxation's lower bound on the cost of ``model`` (None: not run)."""
+    if lp is False or not HiGHSBackend.available() or (lp == "auto" and backend == "highs"):
+        return None
+    return lp_bound(model, time_limit=budget).cost
 
 
 def _branch(layout, beta, strict, warm, budget) -> BnBResult:
