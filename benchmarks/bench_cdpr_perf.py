@@ -213,21 +213,12 @@ def _highs_lp(mip, mat, rows: np.ndarray, options: dict):
     """Return a highspy.Highs holding the LP relaxation of ``mip`` restricted to ``rows``."""
     import highspy
 
+    from satrules.backends.lp_relaxation import load_relaxation
+
     h = highspy.Highs()
     for key, val in {"output_flag": False, "threads": 1, **options}.items():
         h.setOptionValue(key, val)
-    sub = mat[rows].tocsr()
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = mip.n_cols, len(rows)
-    lp.col_cost_, lp.offset_ = mip.cost, mip.offset
-    lp.col_lower_, lp.col_upper_ = np.zeros(mip.n_cols), np.ones(mip.n_cols)
-    lp.row_lower_, lp.row_upper_ = mip.row_lower[rows], mip.row_upper[rows]
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = mip.n_cols, len(rows)
-    lp.a_matrix_.start_ = sub.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = sub.indices.astype(np.int32)
-    lp.a_matrix_.value_ = sub.data.astype(float)
-    h.passModel(lp)
+    load_relaxation(h, mip, mat, rows)
     return h
 
 

@@ -31,7 +31,7 @@ from satrules.backends.base import check_time_limit
 from satrules.backends.highs import HiGHSBackend, _construct_silently, build_mip
 from satrules.ir import Model
 
-__all__ = ["LPBound", "lp_bound"]
+__all__ = ["LPBound", "load_relaxation", "lp_bound"]
 
 #: Relative slack taken off the dual bound before rounding up (floating-point sums of up
 #: to millions of terms; the bound stays proven with this margin).
@@ -117,7 +117,7 @@ def lp_bound(model: Model, *, time_limit: float | None = None, batch: int = 2000
     h = _construct_silently(highspy, False)
     for key, val in {"output_flag": False, "threads": 1, "solver": "simplex"}.items():
         h.setOptionValue(key, val)
-    _pass_lp(h, highspy, mip, mat, np.flatnonzero(active))
+    load_relaxation(h, mip, mat, np.flatnonzero(active))
     order = np.flatnonzero(active)  # LP row position -> model row
     best: int | None = None
     rounds = 0
@@ -157,8 +157,14 @@ def lp_bound(model: Model, *, time_limit: float | None = None, batch: int = 2000
         order = np.concatenate([order, pick])
 
 
-def _pass_lp(h, highspy, mip, mat, rows: np.ndarray) -> None:
-    """Give ``h`` the LP relaxation of ``mip`` restricted to ``rows``."""
+def load_relaxation(h, mip, mat, rows: np.ndarray) -> None:
+    """Give the ``highspy.Highs`` object ``h`` the LP relaxation of ``mip`` on ``rows``.
+
+    ``mat`` is ``mip``'s matrix as a ``scipy.sparse.csr_matrix``; every column gets the
+    bounds ``[0, 1]`` and no integrality.
+    """
+    import highspy
+
     sub = mat[rows]
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = mip.n_cols, len(rows)

@@ -65,13 +65,17 @@ def test_graph_encodings_agree(model):
     assert clique.cost == pairwise.cost
 
 
-def test_lower_bound_and_options_are_reported():
-    """OPTIMAL answers carry bound == cost; the solver parameters are recorded."""
+def _two_of_four() -> Model:
     m = Model()
     xs = m.new_vars("x", 4)
     m.add_cardinality(xs, "<=", 2)
     m.add_soft_units(xs, [5, 1, 3, 2])
-    sol = solve(m, backend="cpsat", seed=7)
+    return m
+
+
+def test_lower_bound_and_options_are_reported():
+    """OPTIMAL answers carry bound == cost; the solver parameters are recorded."""
+    sol = solve(_two_of_four(), backend="cpsat", seed=7)
     assert (sol.status, sol.cost, sol.lower_bound, sol.reported_cost) == (
         Status.OPTIMAL, 3, 3, 3)
     assert sol.options["num_workers"] == 1
@@ -82,10 +86,7 @@ def test_lower_bound_and_options_are_reported():
 
 def test_cpsat_is_told_to_stop_before_the_limit():
     """CP-SAT's own limit ends before the caller's: its stop takes time (issue 13)."""
-    m = Model()
-    xs = m.new_vars("x", 4)
-    m.add_cardinality(xs, "<=", 2)
-    m.add_soft_units(xs, [5, 1, 3, 2])
+    m = _two_of_four()
     sol = solve(m, backend="cpsat", time_limit=60.0)
     assert sol.status is Status.OPTIMAL
     assert 0 < sol.options["max_time_in_seconds"] <= 60.0 - 1.0

@@ -21,13 +21,13 @@ def _full_lp(model) -> float:
     """The LP relaxation's optimum with every row (HiGHS, no lazy rows)."""
     import highspy
 
-    from satrules.backends.lp_relaxation import _pass_lp
+    from satrules.backends.lp_relaxation import load_relaxation
 
     mip = build_mip(model)
     mat = sp.csr_matrix((mip.value, mip.index, mip.start), shape=(mip.n_rows, mip.n_cols))
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    _pass_lp(h, highspy, mip, mat, np.arange(mip.n_rows))
+    load_relaxation(h, mip, mat, np.arange(mip.n_rows))
     h.run()
     assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
     return h.getInfo().objective_function_value
