@@ -127,5 +127,11 @@ def test_solve_exact_reports_the_lp_bound_when_the_engine_proves_nothing(monkeyp
     off = cdpr.solve_exact(covers, 0.3, 3, backend="cpsat", branch=False, lp=False)
     assert off.bound_source != "lp" and off.bound >= want
     assert off.bound > res.bound  # the combinatorial bounds alone are weaker here
+    # also before HiGHS (its root LP did not finish under load on diamonds, issue 13)
+    highs = cdpr.solve_exact(covers, 0.3, 3, backend="highs", branch=False)
+    assert highs.bound_source == "lp" and highs.bound == res.bound
+    # "auto" without HiGHS installed: no LP bound, no error
+    monkeypatch.setattr(cdpr.HiGHSBackend, "available", classmethod(lambda cls: False))
+    assert cdpr.solve_exact(covers, 0.3, 3, backend="cpsat", branch=False).bound == off.bound
     with pytest.raises(ValueError, match="lp must be"):
         cdpr.solve_exact(covers, 0.3, 3, lp="yes")
