@@ -363,7 +363,7 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
-    if (args.resume or args.report_only) and out.with_suffix(".csv").exists():
+    if (args.resume or args.report_only or args.merge_from) and out.with_suffix(".csv").exists():
         with open(out.with_suffix(".csv"), newline="") as fh:
             rows = list(csv.DictReader(fh))
     protocol = "rows with missing values dropped" if args.dropna else "missing values left in"
