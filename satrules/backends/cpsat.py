@@ -47,7 +47,13 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, check_time_limit, hint_values, package_version
+from satrules.backends.base import (
+    BackendBase,
+    check_time_limit,
+    hint_values,
+    package_version,
+    stop_margin,
+)
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.lowering import GRAPH_ENCODINGS, lower
@@ -159,7 +165,7 @@ class CPSATBackend(BackendBase):
         built = _build(lowered, [w // scale for w in weights], deadline)
         remaining = None if deadline is None else deadline - time.perf_counter()
         # CP-SAT is told to stop a little early: a stop takes it up to 0.9 s under load
-        stop = None if deadline is None else deadline - _stop_early(time_limit)
+        stop = None if deadline is None else deadline - stop_margin(time_limit)
         params = self._parameters(
             solver, None if stop is None else max(stop - time.perf_counter(), 0.01), seed)
         if built is None or (remaining is not None and remaining <= 0):
@@ -231,22 +237,6 @@ class CPSATBackend(BackendBase):
 #: Seconds past the limit before CP-SAT is left to stop in the background (issue #12 row
 #: 13: its loading and presolve of 10**6 clauses overran a 4.5 s limit by 2.3 s).
 _GRACE = 1.0
-#: Seconds before the limit (at most _STOP_SHARE of it) that CP-SAT is told to stop: on the
-#: 1,500-rule diamonds CDPRL model at a load of 3-4 (2 workers, 2 cores) it returned up to
-#: 0.9 s after being asked (issue 13), so asked at the limit itself it answered late.
-_STOP_EARLY = 1.0
-_STOP_SHARE = 0.1
-
-
-def _stop_early(time_limit: float) -> float:
-    """Return how many seconds before ``time_limit`` CP-SAT is asked to stop.
-
-    Examples
-    --------
-    >>> _stop_early(60.0), _stop_early(2.0)
-    (1.0, 0.2)
-    """
-    return min(_STOP_EARLY, _STOP_SHARE * time_limit)
 #: Clauses added between two looks at the clock while building.
 _CLOCK_EVERY = 4096
 

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, check_time_limit, hint_values
+from satrules.backends.base import BackendBase, check_time_limit, hint_values, stop_margin
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS, literal_values
@@ -405,11 +405,10 @@ class HiGHSBackend(BackendBase):
                              wall_time=wall, message=message, **common)
 
 
-#: Seconds before the time limit that HiGHS is told to stop (at most _GRACE_SHARE of the
-#: limit): its root cut separation, heuristics and presolve check the clock too rarely
-#: (5 s overruns, issue #12 row 12), and a polled stop still took up to 0.3 s (issue 13).
-_GRACE = 1.0
-_GRACE_SHARE = 0.1
+#: HiGHS is told to stop :func:`~satrules.backends.base.stop_margin` before the limit (1 s, at
+#: most a tenth of it): its root cut separation, heuristics and presolve check the clock
+#: too rarely (5 s overruns, issue #12 row 12), and a polled stop still took up to 0.3 s
+#: (issue 13).
 #: Seconds before the limit (at most _ANSWER_SHARE of it) kept for reading and checking
 #: the answer (0.04-0.07 s on the 36k-row, 1.66M-nonzero CDPRL model of issue 13).
 _ANSWER_RESERVE = 0.25
@@ -424,7 +423,7 @@ def _deadlines(start: float, time_limit: float) -> tuple[float, float]:
     >>> _deadlines(100.0, 60.0), _deadlines(0.0, 2.0)
     ((159.0, 159.75), (1.8, 1.9))
     """
-    stop = start + time_limit - min(_GRACE, _GRACE_SHARE * time_limit)
+    stop = start + time_limit - stop_margin(time_limit)
     answer_by = start + time_limit - min(_ANSWER_RESERVE, _ANSWER_SHARE * time_limit)
     return stop, answer_by
 
