@@ -287,6 +287,36 @@ def test_cli_learn_and_predict_messy_csv(method, tmp_path, capsys):
     assert "lacks column(s) the rules were trained on: ['sex']" in capsys.readouterr().err
 
 
+def test_cli_reads_none_as_a_category_and_na_markers_as_missing(tmp_path):
+    """In a CSV file the word ``None`` is a category (pandas alone would read it as missing:
+    a ``None`` exercise level or class made ``learn`` fail with "missing value"); empty
+    cells, ``NA``, ``NaN`` and ``NULL`` stay missing."""
+    from satrules.commands.learn import read_table
+
+    path = tmp_path / "exercise.csv"
+    path.write_text("exer,pulse,label\nNone,70,None\nSome,,Some\nNone,NA,None\n"
+                    "Freq,NULL,Some\nSome,NaN,Some\nNone,61,None\n")
+    X, y = read_table(str(path), "label")
+    assert list(y) == ["None", "Some", "None", "Some", "Some", "None"]
+    assert list(X["exer"]) == ["None", "Some", "None", "Freq", "Some", "None"]
+    assert X["pulse"].isna().tolist() == [False, True, True, True, True, False]
+    clf = IMLIClassifier(n_rules=1, backend=BACKEND, random_state=0).fit(X, y)
+    assert clf.score(X, y) == 1.0
+    assert "exer" in clf.to_text()
+
+
+def test_cli_missing_target_names_the_rows(tmp_path, capsys):
+    """A label-less row is an error that says which rows and what to do."""
+    from satrules.cli import main
+
+    path = tmp_path / "nolabel.csv"
+    path.write_text("a,label\n1,x\n2,\n3,y\n4,NA\n")
+    assert main(["learn", str(path), "--target", "label", "--method", "imli"]) == 1
+    err = capsys.readouterr().err
+    assert "target column 'label' has 2 missing value(s), in data row(s) 2, 4" in err
+    assert "remove those rows or fill in their labels" in err
+
+
 def test_simplify_drops_missing_literals_implied_by_thresholds():
     """'age is not missing AND age <= t' simplifies to 'age <= t' (a threshold is false on a
     missing value); 'age is missing AND age <= t' is impossible; CNF duals likewise; the

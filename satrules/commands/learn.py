@@ -54,6 +54,15 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
 ]
 
 
+#: cell texts read as missing: pandas' default markers except ``None``, which in a CSV
+#: file is a word (``exercise = None``), not a Python object (pandas writes those as
+#: empty cells); R's ``read.csv`` reads only ``NA`` as missing
+NA_MARKERS: tuple[str, ...] = (
+    "", "NA", "N/A", "n/a", "NaN", "nan", "-NaN", "-nan", "NULL", "null", "<NA>",
+    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "1.#IND", "1.#QNAN",
+)
+
+
 def _csv_header(path: str) -> list[str]:
     with open(path, newline="", encoding="utf-8-sig") as fh:  # tolerate a byte-order mark
         try:
@@ -64,6 +73,9 @@ def _csv_header(path: str) -> list[str]:
 
 def read_table(path: str, target: str | None = None):
     """Read a CSV file with a header; return ``(X, y)`` (``y`` is None without ``target``).
+
+    Empty cells and the usual markers (``NA``, ``NaN``, ``NULL``, ``N/A``...: see
+    :data:`NA_MARKERS`) are missing values; the word ``None`` is a category.
 
     Raises
     ------
@@ -86,7 +98,8 @@ def read_table(path: str, target: str | None = None):
     if dupes:
         raise ValueError(f"CSV file {path!r} has duplicate column names: {', '.join(dupes)}")
     try:
-        frame = pd.read_csv(path, skipinitialspace=True)
+        frame = pd.read_csv(path, skipinitialspace=True, keep_default_na=False,
+                            na_values=list(NA_MARKERS))
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
     if len(frame) == 0:
@@ -98,7 +111,12 @@ def read_table(path: str, target: str | None = None):
                          f"{', '.join(map(str, frame.columns))}")
     y = frame[target]
     if y.isna().any():
-        raise ValueError(f"target column {target!r} has {int(y.isna().sum())} missing value(s)")
+        rows = (np.flatnonzero(y.isna().to_numpy()) + 1).tolist()
+        shown = ", ".join(map(str, rows[:5])) + (", ..." if len(rows) > 5 else "")
+        raise ValueError(f"target column {target!r} has {len(rows)} missing value(s), in data "
+                         f"row(s) {shown} (counted from 1 after the header); a row without a "
+                         f"label cannot be learned from or scored: remove those rows or fill "
+                         f"in their labels")
     X = frame.drop(columns=[target])
     if X.shape[1] == 0:
         raise ValueError(f"CSV file {path!r} has no feature column besides the target")
