@@ -148,9 +148,10 @@ def test_level_limit_is_a_parameter_and_small_categoricals_stay():
 
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
 def test_estimators_drop_id_columns(est):
-    """No rule of any estimator mentions an ID-like column; dropped ones are recorded."""
+    """No rule of any estimator mentions an ID-like column; dropped ones are recorded, and the
+    warning says how to keep them."""
     X, y = passengers()
-    with pytest.warns(UserWarning, match="ID-like"):
+    with pytest.warns(UserWarning, match=r"ID-like column\(s\) \(set max_levels=None to keep"):
         est.fit(X, y)
     dropped = (est.dropped_features_ if hasattr(est, "dropped_features_")
                else est.binarizer_.dropped_features_)

@@ -70,9 +70,9 @@ class _ColumnEncoder:
             self.categories.append(cats)
             self.nullable.append(kind == "numeric" and bool(miss.any()))
         if self.dropped:
-            warnings.warn("dropped ID-like column(s): " + "; ".join(
-                f"{name!r}: {why}" for name, why in self.dropped.items()), UserWarning,
-                stacklevel=3)
+            warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
+                          + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
+                          UserWarning, stacklevel=3)
         self.feature_names, self.indicators = [], {}
         for j, cats in enumerate(self.categories):
             if self.kinds[j] == "numeric":
