@@ -13,7 +13,9 @@ Variants (``--variants``, comma-separated names):
 ``no-merge``           RC2 without ``merge_softs``;
 ``no-phases-no-merge`` RC2 with neither (the defaults before 2026-12);
 ``no-replace``         polishing without the replace-a-literal move;
-``no-polish``          ``polish=False``.
+``no-polish``          ``polish=False``;
+``tree-cuts``          ``thresholds="tree"`` (cuts of a one-feature tree on the labels);
+``both-cuts``          ``thresholds="both"`` (those and the quantiles).
 
 Usage::
 
@@ -51,6 +53,8 @@ VARIANTS = {
     "no-phases-no-merge": {"backend": ("rc2", {"hint_phases": False, "merge_softs": False})},
     "no-replace": {"_replace": False},
     "no-polish": {"polish": False},
+    "tree-cuts": {"thresholds": "tree"},
+    "both-cuts": {"thresholds": "both"},
 }
 
 
@@ -86,11 +90,14 @@ def run(job: tuple) -> dict:
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3)}
 
 
-def write(rows: list[dict], method: str, argv: list[str]) -> None:
+def write(rows: list[dict], method: str, argv: list[str], out: Path | None = None) -> Path:
+    """Write ``out``.csv and ``out``.md (default ``results/variants_<method>``); return
+    the .md path."""
     variants = list(dict.fromkeys(r["variant"] for r in rows))
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    write_csv(RESULTS / f"variants_{method}.csv", rows)
+    out = RESULTS / f"variants_{method}" if out is None else Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_csv(out.with_suffix(".csv"), rows)
 
     def mean(v, d, field):
         return float(np.mean([r[field] for r in rows if r["variant"] == v and r["dataset"] == d]))
@@ -112,7 +119,8 @@ def write(rows: list[dict], method: str, argv: list[str]) -> None:
              markdown_table(["dataset"] + variants,
                             [[d] + [f"{mean(v, d, 'test_acc'):.3f}" for v in variants]
                              for d in datasets])]
-    (RESULTS / f"variants_{method}.md").write_text("\n".join(lines) + "\n")
+    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    return out.with_suffix(".md")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -122,6 +130,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--seeds", default="0,1,2,3,4")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default=None,
+                        help="output path without suffix (default results/variants_<method>)")
     args = parser.parse_args(argv)
     argv = sys.argv[1:] if argv is None else argv
     variants = args.variants.split(",")
@@ -136,8 +146,7 @@ def main(argv: list[str] | None = None) -> None:
         rows = pool.map(run, jobs, chunksize=1)
     order = {v: i for i, v in enumerate(variants)}
     rows.sort(key=lambda r: (order[r["variant"]], r["dataset"], r["seed"]))
-    write(rows, args.method, argv)
-    print((RESULTS / f"variants_{args.method}.md").read_text())
+    print(write(rows, args.method, argv, args.out).read_text())
 
 
 if __name__ == "__main__":

@@ -228,22 +228,53 @@ def short_threshold(t: float, above: float) -> float:
     return float(t)
 
 
-def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
-    """Return the ascending thresholds of a numeric feature (pyrulelearn ``_discretize``).
+#: how :class:`ThresholdBinarizer` places the thresholds of a numeric feature
+THRESHOLD_METHODS = ("quantile", "tree", "both")
 
-    Each threshold is an observed value moved up to the shortest decimal below the next
-    observed value (:func:`short_threshold`), so it prints briefly and separates the same
-    training rows.
+
+def _quantile_cuts(values: np.ndarray, distinct: np.ndarray, n_thresholds: int) -> np.ndarray:
+    if len(distinct) <= n_thresholds + 1:
+        return distinct[:-1]
+    probs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+    cuts = np.unique(np.quantile(values, probs, method="lower"))
+    cuts = cuts[cuts < distinct[-1]]
+    if not cuts.size:   # every quantile is the maximum ([0, 1, 2, 2, 2]): split below it
+        cuts = distinct[-2:-1]
+    return cuts
+
+
+def _tree_cuts(values: np.ndarray, distinct: np.ndarray, y: np.ndarray,
+               n_thresholds: int) -> np.ndarray:
+    """The cuts of a one-feature decision tree with ``n_thresholds + 1`` leaves of at least
+    5 % of the rows each, moved down to observed values (same rows on each side)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    leaf = max(1, int(np.ceil(0.05 * len(values))))
+    tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, min_samples_leaf=leaf,
+                                  random_state=0).fit(values.reshape(-1, 1), y)
+    split = tree.tree_.threshold[tree.tree_.feature >= 0]
+    return np.unique(distinct[np.searchsorted(distinct, split, side="right") - 1])
+
+
+def _thresholds(values: np.ndarray, n_thresholds: int, y: np.ndarray | None = None,
+                method: str = "quantile") -> np.ndarray:
+    """Return the ascending thresholds of a numeric feature.
+
+    ``"quantile"`` is pyrulelearn's ``_discretize``; ``"tree"`` takes the cuts of a
+    one-feature decision tree on the labels ``y`` (the quantiles when it finds none);
+    ``"both"`` the union of the two.  Each threshold is an observed value moved up to the
+    shortest decimal below the next observed value (:func:`short_threshold`), so it
+    prints briefly and separates the same training rows.
     """
     distinct = np.unique(values)
-    if len(distinct) <= n_thresholds + 1:
-        cuts = distinct[:-1]
-    else:
-        probs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-        cuts = np.unique(np.quantile(values, probs, method="lower"))
-        cuts = cuts[cuts < distinct[-1]]
-        if not cuts.size:   # every quantile is the maximum ([0, 1, 2, 2, 2]): split below it
-            cuts = distinct[-2:-1]
+    cuts = _quantile_cuts(values, distinct, n_thresholds)
+    if method != "quantile" and len(distinct) > 1:
+        tree = _tree_cuts(values, distinct, y, n_thresholds)
+        tree = tree[tree < distinct[-1]]
+        if method == "both":
+            cuts = np.union1d(cuts, tree)
+        elif tree.size:
+            cuts = tree
     above = distinct[np.searchsorted(distinct, cuts, side="right")]
     return np.array([short_threshold(float(t), float(u)) for t, u in zip(cuts, above,
                                                                           strict=True)])
@@ -354,11 +385,13 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_thresholds: int = 4, categorical_features: Any = "auto",
-                 missing: str = "category", max_levels: Any = "auto") -> None:
+                 missing: str = "category", max_levels: Any = "auto",
+                 thresholds: str = "quantile") -> None:
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
         self.missing = missing
         self.max_levels = max_levels
+        self.thresholds = thresholds
 
     # ------------------------------------------------------------------ helpers
     def _check_params(self) -> None:
@@ -366,6 +399,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             raise ValueError(f"n_thresholds must be a positive int, got {self.n_thresholds!r}")
         if self.missing not in ("error", "category"):
             raise ValueError(f"missing must be 'error' or 'category', got {self.missing!r}")
+        if self.thresholds not in THRESHOLD_METHODS:
+            raise ValueError(f"thresholds must be one of {', '.join(THRESHOLD_METHODS)}, got "
+                             f"{self.thresholds!r}")
         levels = self.max_levels
         if not (levels is None or (isinstance(levels, str) and levels == "auto") or
                 (isinstance(levels, numbers.Integral) and not isinstance(levels, bool)
@@ -402,7 +438,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
 
     # ---------------------------------------------------------------------- fit
     def fit(self, X: Any, y: Any = None) -> ThresholdBinarizer:
-        """Learn thresholds and categories from ``X``; return ``self``."""
+        """Learn thresholds and categories from ``X`` (and ``y`` for ``thresholds="tree"``
+        or ``"both"``); return ``self``."""
         self._check_params()
         cols, frame_names = _split_columns(X)
         n_samples = len(cols[0]) if cols else (X.shape[0] if hasattr(X, "shape") else 0)
@@ -411,6 +448,14 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 f"empty input: got {n_samples} sample(s) and {len(cols)} feature(s); "
                 "need at least one of each"
             )
+        if self.thresholds != "quantile":
+            if y is None:
+                raise ValueError(f"thresholds={self.thresholds!r} chooses cuts from the labels: "
+                                 "call fit(X, y)")
+            y = np.asarray(y)
+            if len(y) != n_samples:
+                raise ValueError(f"y has {len(y)} labels for {n_samples} samples")
+        labels = y if self.thresholds != "quantile" else None
         names = frame_names if frame_names is not None else [f"x{c}" for c in range(len(cols))]
         forced = self._forced_categorical(names)
         self.n_features_in_ = len(cols)
@@ -425,8 +470,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self.dropped_features_: dict[str, str] = {}
         for f, (col, name) in enumerate(zip(cols, names, strict=True)):
             col, miss = self._clean(col, name)
-            kind, values, with_missing = self._fit_feature(col[~miss], miss.any(), name,
-                                                           f in forced)
+            kind, values, with_missing = self._fit_feature(
+                col[~miss], miss.any(), name, f in forced,
+                None if labels is None else labels[~miss])
             if kind == "dropped":
                 self.dropped_features_[name] = values
                 values = None
@@ -446,7 +492,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         return self
 
     def _fit_feature(self, vals: np.ndarray, has_missing: bool, name: str,
-                     categorical: bool) -> tuple[str, Any, bool]:
+                     categorical: bool, y: np.ndarray | None = None) -> tuple[str, Any, bool]:
         if len(vals) == 0:   # every value missing: nothing to tell rows apart
             return "constant", None, False
         kind, numeric = inspect_column(vals, name, max_levels=self.max_levels,
@@ -471,7 +517,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return "binary", distinct[1].item(), False
         if len(distinct) <= 1:  # one number plus missing: the missing column alone
             return "ordinal", np.zeros(0), True
-        return "ordinal", _thresholds(numeric, self.n_thresholds), has_missing
+        return "ordinal", _thresholds(numeric, self.n_thresholds, y, self.thresholds), has_missing
 
     @staticmethod
     def _feature_conditions(f: int, name: str, kind: str, values: Any,

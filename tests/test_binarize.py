@@ -161,3 +161,64 @@ def test_quantiles_all_at_the_maximum_still_give_a_threshold():
     feature (found by hypothesis: 'every feature is constant')."""
     tb = ThresholdBinarizer(n_thresholds=1).fit(np.array([[0.0], [1], [2], [2], [2]]))
     assert tb.get_feature_names_out().tolist() == ["x0 <= 1"]
+
+
+# ---------------------------------------------------------------- supervised thresholds
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.floats(-100, 100, allow_nan=False), min_size=2, max_size=40),
+       labels=st.lists(st.sampled_from("abc"), min_size=40, max_size=40),
+       n_thresholds=st.integers(1, 6), method=st.sampled_from(["tree", "both"]))
+def test_tree_thresholds_separate_as_the_tree_does(values, labels, n_thresholds, method):
+    """thresholds="tree": at most n_thresholds cuts, each an observed value's column that
+    splits the rows exactly as the one-feature tree's split does; "both" adds them to the
+    quantiles.  Columns stay non-constant and ascending."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    X = np.array(values)[:, None]
+    y = np.array(labels[:len(values)])
+    if len(np.unique(X)) < 2:
+        return
+    tb = ThresholdBinarizer(n_thresholds=n_thresholds, thresholds=method).fit(X, y)
+    Xb = tb.transform(X)
+    assert (Xb.min(axis=0) == 0).all() and (Xb.max(axis=0) == 1).all()
+    if tb.feature_kinds_["x0"] != "ordinal":
+        return
+    cuts = [c.value for c in tb.conditions_]
+    assert cuts == sorted(set(cuts)) and cuts[-1] < X.max()
+    quantile = {c.value for c in ThresholdBinarizer(n_thresholds=n_thresholds).fit(X).conditions_}
+    leaf = max(1, int(np.ceil(0.05 * len(y))))
+    tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, min_samples_leaf=leaf,
+                                  random_state=0).fit(X, y)
+    splits = tree.tree_.threshold[tree.tree_.feature >= 0]
+    by_tree = {tuple(X[:, 0] <= s) for s in splits}
+    columns = {tuple(Xb[:, j].astype(bool)) for j in range(Xb.shape[1])}
+    assert by_tree <= columns                           # every tree split is a column
+    if method == "tree":
+        assert len(cuts) <= n_thresholds
+        assert columns == by_tree or (not by_tree and set(cuts) == quantile)
+    else:
+        assert quantile <= set(cuts)
+
+
+def test_tree_thresholds_find_the_cut_the_quantiles_miss():
+    """A label that flips at x = 0.1: the quantiles straddle it, the tree puts a threshold
+    on it; labels of any type, rows with a missing x left out of the tree."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=400)
+    y = np.where(x > 0.1, "yes", "no")
+    x[:20] = np.nan
+    df = pd.DataFrame({"x": x})
+    names = ThresholdBinarizer(thresholds="tree").fit(df, y).get_feature_names_out().tolist()
+    assert "x <= 0.1" in names
+    assert "x <= 0.1" not in ThresholdBinarizer().fit(df).get_feature_names_out().tolist()
+
+
+def test_tree_thresholds_need_labels_and_a_known_method():
+    """thresholds="tree" without y, a y of the wrong length or an unknown method: errors
+    that say what is wrong."""
+    with pytest.raises(ValueError, match="chooses cuts from the labels: call fit"):
+        ThresholdBinarizer(thresholds="tree").fit(frame())
+    with pytest.raises(ValueError, match="labels for"):
+        ThresholdBinarizer(thresholds="both").fit(frame(), [0, 1])
+    with pytest.raises(ValueError, match="thresholds must be one of quantile, tree, both"):
+        ThresholdBinarizer(thresholds="entropy").fit(frame())

@@ -180,6 +180,8 @@ def _external_solve(wcnf, style="bits", corrupt=None):
 
 @pytest.mark.parametrize("method, extra", [("imli", ["--n-rules", "1"]),
                                            ("imlib", ["--n-rules", "1", "--max-literals", "2"]),
+                                           ("imlib", ["--n-rules", "1", "--max-literals", "2",
+                                                      "--thresholds", "tree"]),
                                            ("cdprl", ["--gamma", "3", "--n-estimators", "4"])])
 @pytest.mark.parametrize("style", ["bits", "literals"])
 def test_encode_solve_decode_predict(method, extra, style, tiny_csv, tmp_path, capsys):
@@ -212,7 +214,10 @@ def test_encode_solve_decode_predict(method, extra, style, tiny_csv, tmp_path, c
         params = {"n_rules": 1, "backend": "rc2", "n_partitions": 1}
         if method == "imlib":
             params["max_literals_per_rule"] = 2
+        if "--thresholds" in extra:
+            params["thresholds"] = extra[extra.index("--thresholds") + 1]
         clf = make_estimator(method, params).fit(X, y)
+        assert clf.binarizer_.conditions_ == est.binarizer_.conditions_
         assert clf.solution_.cost == sol.cost
     assert main(["predict", str(rules), str(tiny_csv)]) == 0
 

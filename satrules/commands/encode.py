@@ -29,6 +29,8 @@ _FLAGS = [
     ("--data-fidelity", "data_fidelity", float, "lambda, weight of an error (default 10)"),
     ("--max-literals", "max_literals_per_rule", int, "l, literals per rule (imlib; default 2)"),
     ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (default 4)"),
+    ("--thresholds", "thresholds", str,
+     "quantile (default), tree or both: where the thresholds go (imli, imlib)"),
     ("--alpha", "alpha", float, "minimum candidate accuracy (cdprl)"),
     ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
     ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),
@@ -99,7 +101,8 @@ def _encode_rules(args, X, y):
     params = _params(args, est)
     est.set_params(**params)
     classes, target = _binary_target(y, args.positive)
-    binarizer = ThresholdBinarizer(n_thresholds=est.n_thresholds).fit(X)
+    binarizer = ThresholdBinarizer(n_thresholds=est.n_thresholds, max_levels=est.max_levels,
+                                   thresholds=est.thresholds).fit(X, target)
     Xb = binarizer.transform(X)
     if args.method == "imli":
         from satrules.encoders.imli import encode_imli

@@ -25,10 +25,10 @@ i.e. the §2.7 pruning keeping the rules one-to-one) and
 ``_final_rules(self, rules)`` (default ``rules.simplify()``, §3.8).
 
 Parameters the base reads from ``self``: ``n_partitions``, ``partition_size``,
-``n_passes``, ``anchor``, ``n_thresholds``, ``max_levels``, ``data_fidelity``, ``backend``,
-``time_limit``, ``random_state``, ``multi_class``.  Optional hooks for the
-selection: ``_literal_weight(self)`` (default 1) and ``_hint_rules(self,
-encoding, rules)`` (a warm start realising ``rules``, or None).
+``n_passes``, ``anchor``, ``n_thresholds``, ``thresholds``, ``max_levels``,
+``data_fidelity``, ``backend``, ``time_limit``, ``random_state``, ``multi_class``.
+Optional hooks for the selection: ``_literal_weight(self)`` (default 1) and
+``_hint_rules(self, encoding, rules)`` (a warm start realising ``rules``, or None).
 
 Partitions: the training rows are shuffled with ``random_state`` and split per
 class with ``numpy.array_split``, so every partition keeps the class ratio
@@ -357,8 +357,9 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                              f"got {len(self.classes_)}")
         rng = check_random_state(self.random_state)
         self.binarizer_ = ThresholdBinarizer(n_thresholds=self.n_thresholds,
-                                             max_levels=self.max_levels)
-        Xb = self.binarizer_.fit_transform(X if hasattr(X, "columns") else X_checked)
+                                             max_levels=self.max_levels,
+                                             thresholds=self.thresholds)
+        Xb = self.binarizer_.fit_transform(X if hasattr(X, "columns") else X_checked, y)
         self.class_counts_ = np.bincount(y_idx, minlength=len(self.classes_))
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])

@@ -67,7 +67,11 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         paper's scheme) or the best rules so far.  Every solve is warm-started with
         the best rules so far either way.
     n_thresholds : int, default=4
-        Quantile thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
+        Thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
+    thresholds : {"quantile", "tree", "both"}, default="quantile"
+        Where they go: at quantiles (pyrulelearn's and the papers' binarization), at the
+        cuts of a one-feature decision tree on the training labels (at most
+        ``n_thresholds``, leaves of at least 5 % of the rows), or both.
     max_levels : int, "auto" or None, default="auto"
         A categorical feature with more levels than this is an identifier, dropped with a
         warning (``binarizer_.dropped_features_``); ``None`` keeps every feature (see
@@ -172,7 +176,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
 
     def __init__(self, n_rules=2, max_literals_per_rule=3, data_fidelity=10, objective="exact",
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
-                 anchor="previous", n_thresholds=4, max_levels="auto", reduce=True,
+                 anchor="previous", n_thresholds=4, thresholds="quantile",
+                 max_levels="auto", reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr", polish=True,
                  significance=2.0, null_test=False):
@@ -186,6 +191,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         self.max_partitions = max_partitions
         self.anchor = anchor
         self.n_thresholds = n_thresholds
+        self.thresholds = thresholds
         self.max_levels = max_levels
         self.reduce = reduce
         self.distinct_features = distinct_features

@@ -313,3 +313,21 @@ def test_feasible_answer_worse_than_warm_start_is_replaced(monkeypatch):
     assert second.status is Status.FEASIBLE and "warm start" in second.message
     assert second.cost == calls[1]["model"].cost(hint)
     assert all(second[v] == val for v, val in hint.items())
+
+
+@pytest.mark.parametrize("cls_name", ["IMLIClassifier", "IMLIBClassifier"])
+def test_tree_thresholds_let_the_rules_find_a_cut(cls_name):
+    """thresholds="tree" reaches the binarizer: a label that flips at x = 0.1, between two
+    quantiles, is learnt exactly with it and not without it; the rule text shows the cut."""
+    import satrules
+
+    cls = getattr(satrules, cls_name)
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"x": rng.normal(size=300), "noise": rng.normal(size=300)})
+    y = np.where(X["x"] > 0.1, "up", "down")
+    params = {"n_rules": 1, "backend": ENGINES[0], "random_state": 0}
+    tree = cls(thresholds="tree", **params).fit(X, y)
+    assert tree.score(X, y) == 1.0
+    assert "x > 0.1" in tree.to_text()
+    assert tree.binarizer_.thresholds == "tree"
+    assert cls(**params).fit(X, y).score(X, y) < 1.0
