@@ -21,6 +21,9 @@ Two settings per satrules learner:
   IMLIB code in ``shared/reference/DATASETS.md`` were chosen; optimistic, shown
   only to compare like with like.
 
+Methods ``imli-tree`` and ``imlib-tree`` (not run unless named in ``--methods``) are
+the same learners with ``thresholds="tree"``, with the same grids.
+
 The comparison methods get simple, standard preprocessing (one-hot encoding
 of string columns, median/most-frequent imputation): RIPPER (``wittgenstein``,
 ``max_rules=10``), a depth-4 decision tree, logistic regression and a
@@ -76,6 +79,8 @@ GRID = {
               "max_literals_per_rule": [1, 2, 3]},
 }
 GRID["imlib-paper"] = GRID["imlib"]
+#: the same learners with ``thresholds="tree"`` (not in the default method list)
+GRID["imli-tree"], GRID["imlib-tree"] = GRID["imli"], GRID["imlib"]
 #: CDPR: the paper's sampling ranges (seed 000 §6: alpha 0.60-0.95, beta 0.40-0.80,
 #: gamma 3-12, delta 3-5) on a coarse grid; the exact solve only over gamma and alpha
 #: (each exact fit costs seconds, 36 points x 5 folds would take hours per split)
@@ -96,6 +101,9 @@ def make(method: str, seed: int, **params):
         return IMLIBClassifier(random_state=seed, **params)
     if method == "imlib-paper":
         return IMLIBClassifier(objective="paper", random_state=seed, **params)
+    if method in ("imli-tree", "imlib-tree"):
+        cls = IMLIClassifier if method == "imli-tree" else IMLIBClassifier
+        return cls(thresholds="tree", random_state=seed, **params)
     if method == "cdpr-gra":
         return CDPRClassifier(method="gra", random_state=seed, **params)
     if method == "cdpr-exact":
