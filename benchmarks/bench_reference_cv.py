@@ -45,8 +45,10 @@ and the seed-0 figures next to the reference table).  The committed file merges:
         --datasets breast_cancer,biopsy,pima,titanic --out reference_cv_dsm
     nice -n 5 python benchmarks/bench_reference_cv.py --methods imli,imlib-paper,imlib \
         --seeds 0 --out reference_cv_satrules
+    nice -n 5 python benchmarks/bench_reference_cv.py --methods imli-tree,imlib-tree \
+        --seeds 0 --out reference_cv_tree
     python benchmarks/bench_reference_cv.py --report \
-        reference_cv_pyrulelearn,reference_cv_dsm,reference_cv_satrules
+        reference_cv_pyrulelearn,reference_cv_dsm,reference_cv_satrules,reference_cv_tree
 
 (the public IMLIB code was not run on credit: it took about a minute per grid point
 on breast cancer's 455 training rows, and credit has 3,231 and 36 grid points).
