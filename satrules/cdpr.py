@@ -262,7 +262,7 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
             ans = CDPRLAnswer(ans.selected, ans.coverage, ans.coverage, "branch")
             return _proven(enc, hint_map, ans, warm, start,
                            f"proven optimal by branch and bound ({searched.nodes} nodes)")
-    name = choose_backend(enc.model, _remaining(time_limit, start, 1.0)) \
+    name = choose_backend(enc.model, _remaining(time_limit, start, 1.0), selection=True) \
         if backend == "auto" else backend
     lp_cost = _lp_cost(enc.model, lp, _remaining(time_limit, start, _LP_SHARE))
     budget = _remaining(time_limit, start, 1.0)

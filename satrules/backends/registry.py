@@ -107,11 +107,16 @@ def _usable(name: str, weight_sum: int) -> bool:
     return cls is not None and cls.available()
 
 
-def choose_backend(model: Model | None = None, time_limit: float | None = None) -> str:
+def choose_backend(model: Model | None = None, time_limit: float | None = None,
+                   selection: bool | None = None) -> str:
     """Return the backend ``"auto"`` uses for ``model`` (solved within ``time_limit``).
 
+    ``selection=True`` says that ``model`` is a selection model (CDPRL) even when it has
+    no conflict edge (a large β); ``None`` infers it from the graph constraints.
+
     Rule:
-      models with a conflict graph (CDPRL-style: graph + cardinality + soft units)
+      models with a conflict graph (CDPRL-style: graph + cardinality + soft units), and
+      selection models without one
         -> highs, else cpsat, hermax, rc2, bruteforce;
       all other models (clause-heavy MaxSAT: IMLI, IMLIB)
         without a time limit -> rc2, else hermax (UWrMaxSat), cpsat, bruteforce;
@@ -124,9 +129,13 @@ def choose_backend(model: Model | None = None, time_limit: float | None = None) 
       Evidence at a 60 s limit (benchmarks/results/engines.md, docs/backends.md):
       HiGHS with clique rows proved all 8 CDPRL optima (pima, biopsy, titanic,
       credit; beta 0.1 and 0.6) in at most 3.4 s, no other configuration more
-      than 3 of 8.  On IMLI/IMLIB no single engine wins: RC2 is the fastest
-      on easy partitions (0.1-4.7 s; on the learners' 16-64-row partitions a
-      median 7x faster than CP-SAT and 3.7x faster than UWrMaxSat,
+      than 3 of 8.  A CDPRL model without conflict edges (Ecdat/Benefits,
+      alpha 0.6, gamma 6) had RC2 still searching after about 15 CPU minutes, where
+      HiGHS proved the optimum in 2-3.5 minutes (benchmarks/bench_cdpr_no_edges.py).
+      On IMLI/IMLIB no
+      single engine wins: RC2 is the fastest on easy partitions (0.1-4.7 s; on the
+      learners' 16-64-row partitions a median 7x faster than CP-SAT and 3.7x faster
+      than UWrMaxSat,
       benchmarks/results/imli_c.md) but its answer at a time limit is poor
       (IMLI pima n=150: cost 484 vs optimum 218); UWrMaxSat proved the most
       (9 of 12 IMLI/IMLIB partitions) but its answers at the limit were the
@@ -141,7 +150,8 @@ def choose_backend(model: Model | None = None, time_limit: float | None = None) 
     >>> choose_backend(m) in available_backends()
     True
     """
-    has_graph = model is not None and bool(model.graphs)
+    has_graph = (model is not None and bool(model.graphs)) if selection is None \
+        else bool(selection)
     weight_sum = model.soft_weight_sum() if model is not None else 0
     if (not has_graph and time_limit is not None and _usable("rc2", weight_sum)
             and _usable("cpsat", weight_sum)):

@@ -19,10 +19,11 @@ def _clause_model(weight: int = 1) -> Model:
     return m
 
 
-def _graph_model(weight: int = 1) -> Model:
+def _graph_model(weight: int = 1, edges: bool = True) -> Model:
     m = Model()
     xs = m.new_vars("x", 3)
-    m.add_graph(xs, [[0, 1], [1, 2]])
+    if edges:
+        m.add_graph(xs, [[0, 1], [1, 2]])
     m.add_cardinality(xs, "<=", 2)
     m.add_soft_units(xs, weight)
     return m
@@ -61,6 +62,33 @@ def test_rule_and_fallbacks(only, installed, clause_pick, timed_pick, graph_pick
     assert registry.choose_backend(_clause_model(), time_limit=10) == timed_pick
     assert registry.choose_backend(_graph_model()) == graph_pick
     assert registry.choose_backend(_graph_model(), time_limit=10) == graph_pick
+    # a selection model without conflict edges (CDPRL at a large beta) is still one
+    no_edges = _graph_model(edges=False)
+    assert registry.choose_backend(no_edges) == clause_pick
+    for limit in (None, 10):
+        assert registry.choose_backend(no_edges, limit, selection=True) == graph_pick
+
+
+def test_solve_exact_without_conflict_edges_uses_the_selection_order(monkeypatch):
+    """beta = 1 leaves no conflict edge; solve_exact still asks for the selection engines
+    (RC2 searched for more than 20 CPU minutes on such a model, Ecdat/Benefits)."""
+    import numpy as np
+
+    import satrules.cdpr as cdpr
+
+    seen = []
+    real = cdpr.choose_backend
+
+    def spy(model, time_limit=None, selection=None):
+        seen.append((bool(model.graphs), selection))
+        return real(model, time_limit, selection=selection)
+
+    monkeypatch.setattr(cdpr, "choose_backend", spy)
+    rng = np.random.default_rng(3)
+    covers = rng.random((12, 30)) < 0.3
+    res = cdpr.solve_exact(covers, 1.0, 3, branch=False, seed=0)
+    assert res.status is Status.OPTIMAL
+    assert seen == [(False, True)]
 
 
 def test_auto_never_picks_configured_backends(only):
