@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import itertools
 import json
 import sys
@@ -168,11 +169,10 @@ def grid_rows(method, dataset, seed, dsm, done):
                "fit_s": round(time.perf_counter() - start, 2)}
 
 
-def _n_test(dataset: str, _cache: dict = {}) -> int:   # noqa: B006 - a deliberate cache
+@functools.cache
+def _n_test(dataset: str) -> int:
     """Rows in the test split of ``dataset`` (the same size for every seed)."""
-    if dataset not in _cache:
-        _cache[dataset] = int(np.ceil(0.2 * len(load(dataset)[1])))
-    return _cache[dataset]
+    return int(np.ceil(0.2 * len(load(dataset)[1])))
 
 
 def _exact(acc: str | float, dataset: str) -> float:

@@ -132,11 +132,10 @@ def choose_backend(model: Model | None = None, time_limit: float | None = None,
       than 3 of 8.  A CDPRL model without conflict edges (Ecdat/Benefits,
       alpha 0.6, gamma 6) had RC2 still searching after about 15 CPU minutes, where
       HiGHS proved the optimum in 2-3.5 minutes (benchmarks/bench_cdpr_no_edges.py).
-      On IMLI/IMLIB no
-      single engine wins: RC2 is the fastest on easy partitions (0.1-4.7 s; on the
-      learners' 16-64-row partitions a median 7x faster than CP-SAT and 3.7x faster
-      than UWrMaxSat,
-      benchmarks/results/imli_c.md) but its answer at a time limit is poor
+      On IMLI/IMLIB no single engine wins: RC2 is the fastest on easy partitions
+      (0.1-4.7 s; on the learners' 16-64-row partitions a median 7x faster than
+      CP-SAT and 3.7x faster than UWrMaxSat, benchmarks/results/imli_c.md) but its
+      answer at a time limit is poor
       (IMLI pima n=150: cost 484 vs optimum 218); UWrMaxSat proved the most
       (9 of 12 IMLI/IMLIB partitions) but its answers at the limit were the
       worst (IMLI pima n=300: 1960 vs CP-SAT's 578); CP-SAT kept the best

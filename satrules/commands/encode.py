@@ -94,15 +94,13 @@ def _binary_target(y: np.ndarray, positive: str | None) -> tuple[np.ndarray, np.
 
 def _encode_rules(args, X, y):
     """IMLI / IMLIB: binarize, encode; return (model, skeleton estimator, layout, extra)."""
-    from satrules.binarize import ThresholdBinarizer
     from satrules.commands.learn import make_estimator
 
     est = make_estimator(args.method)
     params = _params(args, est)
     est.set_params(**params)
     classes, target = _binary_target(y, args.positive)
-    binarizer = ThresholdBinarizer(n_thresholds=est.n_thresholds, max_levels=est.max_levels,
-                                   thresholds=est.thresholds).fit(X, target)
+    binarizer = est._new_binarizer().fit(X, target)
     Xb = binarizer.transform(X)
     if args.method == "imli":
         from satrules.encoders.imli import encode_imli

@@ -336,6 +336,11 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         return 1 if n_parts == 1 else int(self.n_passes)
 
     # -------------------------------------------------------------------- fit
+    def _new_binarizer(self) -> ThresholdBinarizer:
+        """An unfitted binarizer with this estimator's settings (``fit``, ``satrules encode``)."""
+        return ThresholdBinarizer(n_thresholds=self.n_thresholds, max_levels=self.max_levels,
+                                  thresholds=self.thresholds)
+
     def fit(self, X: Any, y: Any) -> IncrementalRuleClassifier:
         """Learn the rule set(s) from ``X`` (array or DataFrame) and labels ``y``."""
         start = time.monotonic()   # time_limit covers the whole fit, binarization included
@@ -356,9 +361,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             raise ValueError(f"{type(self).__name__} with multi_class='error' needs 2 classes, "
                              f"got {len(self.classes_)}")
         rng = check_random_state(self.random_state)
-        self.binarizer_ = ThresholdBinarizer(n_thresholds=self.n_thresholds,
-                                             max_levels=self.max_levels,
-                                             thresholds=self.thresholds)
+        self.binarizer_ = self._new_binarizer()
         Xb = self.binarizer_.fit_transform(X if hasattr(X, "columns") else X_checked, y)
         self.class_counts_ = np.bincount(y_idx, minlength=len(self.classes_))
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
