@@ -15,7 +15,9 @@ Variants (``--variants``, comma-separated names):
 ``no-replace``         polishing without the replace-a-literal move;
 ``no-polish``          ``polish=False``;
 ``tree-cuts``          ``thresholds="tree"`` (cuts of a one-feature tree on the labels);
-``both-cuts``          ``thresholds="both"`` (those and the quantiles).
+``both-cuts``          ``thresholds="both"`` (those and the quantiles);
+``null-test``          ``null_test=True`` (the final rules must also pass the
+                       significance test against the better constant rule set).
 
 Usage::
 
@@ -55,6 +57,7 @@ VARIANTS = {
     "no-polish": {"polish": False},
     "tree-cuts": {"thresholds": "tree"},
     "both-cuts": {"thresholds": "both"},
+    "null-test": {"null_test": True},
 }
 
 

@@ -310,7 +310,8 @@ def summarise(rows: list[dict], protocol: str = "missing values left in") -> str
         majs = [np.mean([num(r, "test_acc") for r in by[k]]) >=
                 np.mean([num(r, "majority") for r in by[k]]) - 1e-9 for k in keys]
         times = [np.mean([num(r, "fit_time") for r in by[k]]) for k in keys]
-        lits = [np.nanmean([num(r, "n_literals") for r in by[k]]) for k in keys]
+        lits = [np.array([num(r, "n_literals") for r in by[k]]) for k in keys]
+        lits = [v[~np.isnan(v)].mean() if not np.all(np.isnan(v)) else np.nan for v in lits]
         summary.append([method, setting, len(keys), f"{np.mean(accs):.3f}",
                         f"{np.mean(gaps):+.3f}" if gaps else "", f"{sum(majs)}/{len(majs)}",
                         f"{np.nanmean(lits):.1f}" if not np.all(np.isnan(lits)) else "",
