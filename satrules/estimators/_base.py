@@ -564,15 +564,22 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         """Return the learned rules as readable IF-THEN-ELSE text with the class labels.
 
         Binary: ``IF <rules> THEN <classes_[1]> ELSE <classes_[0]>``.  One-vs-rest:
-        one block per class, then the documented tie rule.
+        one block per class (``No rule predicts <class>.`` for a class whose rules never
+        fire, rather than ``IF FALSE``), then the documented tie rule.
         """
         check_is_fitted(self, "rules_")
         if isinstance(self.rules_, RuleSet):
             return self.rules_.to_text(positive=str(self.classes_[1])) + \
                 f"\nELSE {self.classes_[0]}"
         order, default = self._class_order()
-        blocks = [self.rules_[self.classes_[i]].to_text(positive=str(self.classes_[i]))
-                  for i in order]
+
+        def block(label) -> str:
+            rules = self.rules_[label]
+            never = not rules.n_rules if rules.kind == "dnf" else \
+                any(not len(rule) for rule in rules.rules)
+            return f"No rule predicts {label}." if never else rules.to_text(positive=str(label))
+
+        blocks = [block(self.classes_[i]) for i in order]
         return "\n\n".join(blocks) + (
             "\n\nWhen several classes fire, the first of "
             f"{[str(self.classes_[i]) for i in order]} wins; when none fires, "

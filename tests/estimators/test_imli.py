@@ -284,6 +284,21 @@ def test_to_text_one_vs_rest():
     assert text.count("THEN ") == 3 and "When several classes fire" in text
 
 
+@pytest.mark.parametrize("kind", ["dnf", "cnf"])
+def test_to_text_one_vs_rest_names_a_class_no_rule_predicts(kind):
+    """A class whose rules never fire reads 'No rule predicts <class>.', not 'IF FALSE'."""
+    from satrules.rules import RuleSet
+    X = np.array([[0], [1], [2]] * 4)
+    y = np.array(["a", "b", "c"] * 4)
+    clf = IMLIClassifier(backend=ENGINES[0], rule_type=kind).fit(X, y)
+    old = clf.rules_["b"]
+    never = [] if kind == "dnf" else [[]]
+    clf.rules_["b"] = RuleSet(never, kind, old.n_columns, old.conditions, label="b")
+    text = clf.to_text()
+    assert "No rule predicts b." in text and "FALSE" not in text
+    assert text.count("THEN ") == 2 and "When several classes fire" in text
+
+
 def test_feasible_answer_worse_than_warm_start_is_replaced(monkeypatch):
     """Anytime: a time-limited FEASIBLE answer costing more than the warm start (the previous
     rules) is replaced by the warm start, so a partition never makes the rules worse on it."""
