@@ -109,13 +109,13 @@ def rules_text(est: Any) -> str:
     from satrules.rules import RuleSet
 
     rules = getattr(est, "rules_", None)
-    if isinstance(rules, RuleSet) or isinstance(rules, dict):
-        parts = [r.to_text(positive=str(when_true)) for r, when_true, _ in _ruleset_parts(est)]
-        if isinstance(rules, RuleSet):
-            parts[0] += f"\nELSE {est.classes_[0]}"
-        elif hasattr(est, "_class_order"):
-            # one-vs-rest prediction: the first firing class in priority order, else the
-            # default class
+    if isinstance(rules, RuleSet):
+        return rules.to_text(positive=str(est.classes_[-1])) + f"\nELSE {est.classes_[0]}"
+    if isinstance(rules, dict):
+        # one-vs-rest: a class whose rules never fire says so rather than "IF FALSE"
+        parts = [r.class_text(when_true) for r, when_true, _ in _ruleset_parts(est)]
+        if hasattr(est, "_class_order"):
+            # prediction: the first firing class in priority order, else the default class
             order, default = est._class_order()
             parts.append(f"ELSE {est.classes_[default]}  (when several fire: the first of "
                          f"{', '.join(str(est.classes_[i]) for i in order)})")

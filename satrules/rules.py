@@ -308,6 +308,25 @@ class RuleSet:
         """Number of literals of the largest rule (0 for an empty rule set)."""
         return max((len(rule) for rule in self.rules), default=0)
 
+    @property
+    def never_true(self) -> bool:
+        """True when the rule set is false on every row by its form alone: a DNF
+        without terms, or a CNF with an empty clause.
+
+        Examples
+        --------
+        >>> from satrules.rules import Literal, Rule, RuleSet
+        >>> RuleSet([], kind="dnf", n_columns=2).never_true
+        True
+        >>> RuleSet([Rule([Literal(0)])], kind="dnf", n_columns=2).never_true
+        False
+        >>> RuleSet([Rule([])], kind="cnf", n_columns=2).never_true
+        True
+        """
+        if self.kind == "dnf":
+            return not self.rules
+        return any(not len(rule) for rule in self.rules)
+
     # --------------------------------------------------------------- semantics
     def evaluate(self, Xb: Any) -> np.ndarray:
         """Return the rule set's truth value on every row of the binarized matrix ``Xb``.
@@ -547,6 +566,20 @@ class RuleSet:
         if not parts:
             parts = ["FALSE" if self.kind == "dnf" else "TRUE"]
         return "IF " + outer.join(parts) + f"\nTHEN {positive}"
+
+    def class_text(self, label: Any) -> str:
+        """Text of a one-vs-rest rule set for class ``label``: :meth:`to_text`, or
+        ``No rule predicts <label>.`` when the rule set never holds (rather than
+        ``IF FALSE``).
+
+        Examples
+        --------
+        >>> from satrules.rules import RuleSet
+        >>> RuleSet([], kind="dnf", n_columns=2).class_text("A")
+        'No rule predicts A.'
+        """
+        return f"No rule predicts {label}." if self.never_true else \
+            self.to_text(positive=str(label))
 
     def __str__(self) -> str:
         return self.to_text()

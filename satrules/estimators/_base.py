@@ -573,13 +573,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                 f"\nELSE {self.classes_[0]}"
         order, default = self._class_order()
 
-        def block(label) -> str:
-            rules = self.rules_[label]
-            never = not rules.n_rules if rules.kind == "dnf" else \
-                any(not len(rule) for rule in rules.rules)
-            return f"No rule predicts {label}." if never else rules.to_text(positive=str(label))
-
-        blocks = [block(self.classes_[i]) for i in order]
+        blocks = [self.rules_[self.classes_[i]].class_text(self.classes_[i]) for i in order]
         return "\n\n".join(blocks) + (
             "\n\nWhen several classes fire, the first of "
             f"{[str(self.classes_[i]) for i in order]} wins; when none fires, "

@@ -297,6 +297,10 @@ def test_to_text_one_vs_rest_names_a_class_no_rule_predicts(kind):
     text = clf.to_text()
     assert "No rule predicts b." in text and "FALSE" not in text
     assert text.count("THEN ") == 2 and "When several classes fire" in text
+    # the CLI's printer (satrules learn / decode / demo) words it the same way
+    from satrules.report import rules_text
+    cli = rules_text(clf)
+    assert "No rule predicts b." in cli and "FALSE" not in cli and cli.count("THEN ") == 2
 
 
 def test_feasible_answer_worse_than_warm_start_is_replaced(monkeypatch):
