@@ -16,8 +16,13 @@ Variants (``--variants``, comma-separated names):
 ``no-polish``          ``polish=False``;
 ``tree-cuts``          ``thresholds="tree"`` (cuts of a one-feature tree on the labels);
 ``both-cuts``          ``thresholds="both"`` (those and the quantiles);
+``tree-cuts-leaf2``    ``thresholds="tree"`` with leaves of at least 2 % of the rows
+                       (``satrules.binarize.TREE_MIN_LEAF``; 5 % otherwise);
+``tree-cuts-leaf1``    the same with 1 %;
 ``null-test``          ``null_test=True`` (the final rules must also pass the
-                       significance test against the better constant rule set).
+                       significance test against the better constant rule set);
+``polish-empty``       polishing also starts from the empty rule set (greedy rule
+                       building) and keeps the better end (an experiment, not an option).
 
 Usage::
 
@@ -57,7 +62,10 @@ VARIANTS = {
     "no-polish": {"polish": False},
     "tree-cuts": {"thresholds": "tree"},
     "both-cuts": {"thresholds": "both"},
+    "tree-cuts-leaf2": {"thresholds": "tree", "_tree_leaf": 0.02},
+    "tree-cuts-leaf1": {"thresholds": "tree", "_tree_leaf": 0.01},
     "null-test": {"null_test": True},
+    "polish-empty": {"_from_empty": True},
 }
 
 
@@ -66,11 +74,13 @@ def _estimator(method: str, seed: int, params: dict):
 
     params = dict(params)
     replace = params.pop("_replace", True)
+    from_empty = params.pop("_from_empty", False)
     base = IMLIClassifier if method == "imli" else IMLIBClassifier
     if method == "imlib-paper":
         params["objective"] = "paper"
-    cls = base if replace else type(f"{base.__name__}NoReplace", (base,),
-                                    {"_polish_replace": False})
+    cls = base if replace and not from_empty else type(
+        f"{base.__name__}Variant", (base,),
+        {"_polish_replace": replace, "_polish_from_empty": from_empty})
     return cls(random_state=seed, **params)
 
 
@@ -82,12 +92,19 @@ def run(job: tuple) -> dict:
     X, y = load(dataset)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, stratify=y,
                                                         random_state=seed)
-    est = _estimator(method, seed, VARIANTS[variant])
-    start = time.process_time()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        est.fit(X_train, y_train)
-    cpu = time.process_time() - start
+    import satrules.binarize as binarize
+
+    params = dict(VARIANTS[variant])
+    leaf, binarize.TREE_MIN_LEAF = binarize.TREE_MIN_LEAF, params.pop("_tree_leaf", 0.05)
+    try:
+        est = _estimator(method, seed, params)
+        start = time.process_time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X_train, y_train)
+        cpu = time.process_time() - start
+    finally:
+        binarize.TREE_MIN_LEAF = leaf
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3)}

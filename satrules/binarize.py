@@ -243,13 +243,18 @@ def _quantile_cuts(values: np.ndarray, distinct: np.ndarray, n_thresholds: int) 
     return cuts
 
 
+#: smallest leaf of the one-feature trees behind ``thresholds="tree"``, a fraction of the rows
+TREE_MIN_LEAF = 0.05
+
+
 def _tree_cuts(values: np.ndarray, distinct: np.ndarray, y: np.ndarray,
                n_thresholds: int) -> np.ndarray:
     """The cuts of a one-feature decision tree with ``n_thresholds + 1`` leaves of at least
-    5 % of the rows each, moved down to observed values (same rows on each side)."""
+    :data:`TREE_MIN_LEAF` of the rows each, moved down to observed values (same rows on each
+    side)."""
     from sklearn.tree import DecisionTreeClassifier
 
-    leaf = max(1, int(np.ceil(0.05 * len(values))))
+    leaf = max(1, int(np.ceil(TREE_MIN_LEAF * len(values))))
     tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, min_samples_leaf=leaf,
                                   random_state=0).fit(values.reshape(-1, 1), y)
     split = tree.tree_.threshold[tree.tree_.feature >= 0]
