@@ -193,10 +193,10 @@ def test_polishing_from_the_empty_rule_set_too_is_never_worse(base, target, monk
     """The benchmark's ``polish-empty`` experiment (``_polish_from_empty``): with every
     solve UNKNOWN, a constant is selected: 'always true' for y = x0 OR x1 (75 % positive;
     polishing it cannot move, x0 alone is no better), 'always false' for y = x0 AND
-    (x1 OR x2) (37.5 %: no rule, so polishing it alone may add none).  Building from no rule with the
-    estimator's ``n_rules`` finds y exactly (OR) or the rule x0 (AND: a local optimum of
-    the greedy moves, 7/8 of the rows right).  The better end is kept: never a higher
-    whole-training objective, the estimator's limits kept."""
+    (x1 OR x2) (37.5 %: no rule, so polishing it alone may add none).  Building from no
+    rule with the estimator's ``n_rules`` finds y exactly (OR) or the rule x0 (AND: a
+    local optimum of the greedy moves, 7/8 of the rows right).  The better end is kept:
+    never a higher whole-training objective, the estimator's limits kept."""
     import warnings
 
     import satrules.estimators._base as base_module
