@@ -311,3 +311,26 @@ def test_warnings_print_as_plain_cli_lines(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "satrules learn: warning: dropped ID-like column(s)" in proc.stderr
     assert "UserWarning" not in proc.stderr and ".py:" not in proc.stderr
+
+
+def test_encode_help_states_the_estimators_defaults():
+    """Every "default X" in ``satrules encode``'s flag help is the value the estimator it
+    builds really has (the help said k 1 and l 2 while the estimators used 2 and 3)."""
+    import re
+
+    from satrules.commands.encode import _FLAGS
+    from satrules.commands.learn import make_estimator
+
+    checked = 0
+    for _, dest, _, text in _FLAGS:
+        methods = [m for m in ("imli", "imlib") if re.search(rf"\b{m}\b", text)] or \
+            ["imli", "imlib"]
+        match = re.search(r"default (\w+)\)", text) or re.search(r"(\w+) \(default\)", text)
+        if not match or dest in ("alpha", "beta", "gamma", "delta"):
+            continue
+        for method in methods:
+            params = make_estimator(method).get_params()
+            if dest in params:
+                assert str(params[dest]).removesuffix(".0") == match.group(1), (dest, method)
+                checked += 1
+    assert checked >= 6

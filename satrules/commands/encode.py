@@ -24,10 +24,10 @@ LAYOUT_SCHEMA = "satrules.layout"
 LAYOUT_VERSION = 1
 
 _FLAGS = [
-    ("--n-rules", "n_rules", int, "k, number of rules (imli, imlib; default 1)"),
+    ("--n-rules", "n_rules", int, "k, number of rules (imli, imlib; default 2)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (imli; default dnf)"),
     ("--data-fidelity", "data_fidelity", float, "lambda, weight of an error (default 10)"),
-    ("--max-literals", "max_literals_per_rule", int, "l, literals per rule (imlib; default 2)"),
+    ("--max-literals", "max_literals_per_rule", int, "l, literals per rule (imlib; default 3)"),
     ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (default 4)"),
     ("--thresholds", "thresholds", str,
      "quantile (default), tree or both: where the thresholds go (imli, imlib)"),
