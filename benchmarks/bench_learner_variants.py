@@ -16,8 +16,10 @@ Variants (``--variants``, comma-separated names):
 ``no-polish``          ``polish=False``;
 ``tree-cuts``          ``thresholds="tree"`` (cuts of a one-feature tree on the labels);
 ``both-cuts``          ``thresholds="both"`` (those and the quantiles);
-``tree-cuts-leaf2``    ``thresholds="tree"`` with leaves of at least 2 % of the rows
-                       (``satrules.binarize.TREE_MIN_LEAF``; 5 % otherwise);
+``tree-cuts-leaf5``    ``thresholds="tree"`` with leaves of at least 5 % of the rows
+                       (``satrules.binarize.TREE_MIN_LEAF``, 1 % since 2026-12-01;
+                       ``tree-cuts`` was measured with 5 % before then);
+``tree-cuts-leaf2``    the same with 2 %;
 ``tree-cuts-leaf1``    the same with 1 %;
 ``null-test``          ``null_test=True`` (the final rules must also pass the
                        significance test against the better constant rule set);
@@ -62,6 +64,7 @@ VARIANTS = {
     "no-polish": {"polish": False},
     "tree-cuts": {"thresholds": "tree"},
     "both-cuts": {"thresholds": "both"},
+    "tree-cuts-leaf5": {"thresholds": "tree", "_tree_leaf": 0.05},
     "tree-cuts-leaf2": {"thresholds": "tree", "_tree_leaf": 0.02},
     "tree-cuts-leaf1": {"thresholds": "tree", "_tree_leaf": 0.01},
     "null-test": {"null_test": True},
@@ -95,7 +98,8 @@ def run(job: tuple) -> dict:
     import satrules.binarize as binarize
 
     params = dict(VARIANTS[variant])
-    leaf, binarize.TREE_MIN_LEAF = binarize.TREE_MIN_LEAF, params.pop("_tree_leaf", 0.05)
+    leaf = binarize.TREE_MIN_LEAF
+    binarize.TREE_MIN_LEAF = params.pop("_tree_leaf", leaf)
     try:
         est = _estimator(method, seed, params)
         start = time.process_time()

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 
+from satrules import binarize
 from satrules.binarize import ThresholdBinarizer
 from satrules.rules import Literal, RuleSet
 
@@ -186,7 +187,7 @@ def test_tree_thresholds_separate_as_the_tree_does(values, labels, n_thresholds,
     cuts = [c.value for c in tb.conditions_]
     assert cuts == sorted(set(cuts)) and cuts[-1] < X.max()
     quantile = {c.value for c in ThresholdBinarizer(n_thresholds=n_thresholds).fit(X).conditions_}
-    leaf = max(1, int(np.ceil(0.05 * len(y))))
+    leaf = max(1, int(np.ceil(binarize.TREE_MIN_LEAF * len(y))))
     tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, min_samples_leaf=leaf,
                                   random_state=0).fit(X, y)
     splits = tree.tree_.threshold[tree.tree_.feature >= 0]
@@ -211,6 +212,17 @@ def test_tree_thresholds_find_the_cut_the_quantiles_miss():
     names = ThresholdBinarizer(thresholds="tree").fit(df, y).get_feature_names_out().tolist()
     assert "x <= 0.1" in names
     assert "x <= 0.1" not in ThresholdBinarizer().fit(df).get_feature_names_out().tolist()
+
+
+def test_tree_thresholds_isolate_a_rare_tail():
+    """A class of 3 % of the rows above x = 0.97 (as defaults on ISLR/Default, 3.3 %
+    positive, above a balance): the tree's leaves may be as small as
+    ``TREE_MIN_LEAF`` = 1 % of the rows, so a threshold falls on the tail's edge
+    (with 5 % leaves the top leaf held 50 rows and no cut came above x = 0.95)."""
+    x = np.arange(1000) / 1000
+    y = np.where(x > 0.97, "default", "paid")
+    names = ThresholdBinarizer(thresholds="tree").fit(x[:, None], y).get_feature_names_out()
+    assert "x0 <= 0.97" in names.tolist()
 
 
 def test_tree_thresholds_need_labels_and_a_known_method():

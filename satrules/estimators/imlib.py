@@ -71,7 +71,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     thresholds : {"quantile", "tree", "both"}, default="quantile"
         Where they go: at quantiles (pyrulelearn's and the papers' binarization), at the
         cuts of a one-feature decision tree on the training labels (at most
-        ``n_thresholds``, leaves of at least 5 % of the rows), or both.
+        ``n_thresholds``, leaves of at least 1 % of the rows; the quantiles for a feature
+        the tree does not split), or both (``docs/benchmarks.md``, "Supervised
+        thresholds").
     max_levels : int, "auto" or None, default="auto"
         A categorical feature with more levels than this is an identifier, dropped with a
         warning (``binarizer_.dropped_features_``); ``None`` keeps every feature (see
