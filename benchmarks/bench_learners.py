@@ -21,8 +21,10 @@ Two settings per satrules learner:
   IMLIB code in ``shared/reference/DATASETS.md`` were chosen; optimistic, shown
   only to compare like with like.
 
-Methods ``imli-tree`` and ``imlib-tree`` (not run unless named in ``--methods``) are
-the same learners with ``thresholds="tree"``, with the same grids.
+The grid settings (``cv``, ``test-best``) of IMLI and IMLIB binarize at quantiles
+(``thresholds="quantile"``, as the papers and the reference implementations do), whatever
+the estimators' default.  Methods ``imli-tree`` and ``imlib-tree`` (not run unless named
+in ``--methods``) are the same learners with ``thresholds="tree"``, with the same grids.
 
 The comparison methods get simple, standard preprocessing (one-hot encoding
 of string columns, median/most-frequent imputation): RIPPER (``wittgenstein``,
@@ -87,6 +89,8 @@ GRID["imli-tree"], GRID["imlib-tree"] = GRID["imli"], GRID["imlib"]
 GRID["cdpr-gra"] = {"alpha": [0.6, 0.75, 0.9], "beta": [0.4, 0.8], "gamma": [3, 6, 12],
                     "delta": [3, 5]}
 GRID["cdpr-exact"] = {"alpha": [0.6, 0.9], "gamma": [3, 6, 12]}
+#: what every grid point of a method also sets (not shown in the ``params`` column)
+GRID_FIXED = {m: {"thresholds": "quantile"} for m in ("imli", "imlib", "imlib-paper")}
 #: folds of the ``--cv`` choice
 CV_FOLDS = 5
 
@@ -197,7 +201,8 @@ def _cv_choose(method, grid, X, y, seed):
         params = dict(zip(grid, values, strict=True))
         scores = []
         for tr, va in folds:
-            est = make(method, seed, **params).fit(X.iloc[tr], y[tr])
+            est = make(method, seed, **GRID_FIXED.get(method, {}), **params)
+            est.fit(X.iloc[tr], y[tr])
             scores.append(est.score(X.iloc[va], y[va]))
         if np.mean(scores) > best_score:
             best, best_score = params, float(np.mean(scores))
@@ -235,7 +240,7 @@ def _test_best(method, seed, split):
     best = None
     for values in itertools.product(*GRID[method].values()):
         params = dict(zip(GRID[method], values, strict=True))
-        est = make(method, seed, **params)
+        est = make(method, seed, **GRID_FIXED.get(method, {}), **params)
         fit_time = _timed_fit(est, X_train, y_train)
         acc = est.score(X_test, y_test)
         if best is None or acc > best[0]:
@@ -253,10 +258,11 @@ def run_one(dataset, method, setting, seed, data, extra=None):
     if setting == "test-best":
         est, params, fit_time = _test_best(method, seed, split)
         return _row(dataset, method, setting, seed, est, params, fit_time, split)
-    params = dict(extra or {})
+    params, fixed = dict(extra or {}), {}
     if setting == "cv":
         params = _cv_choose(method, GRID[method], X_train, y_train, seed)
-    est = make(method, seed, **params)
+        fixed = GRID_FIXED.get(method, {})
+    est = make(method, seed, **fixed, **params)
     fit_time = _timed_fit(est, X_train, y_train)
     return _row(dataset, method, setting, seed, est, params, fit_time, split)
 

@@ -73,7 +73,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bench_learners import CV_FOLDS, GRID, make  # noqa: E402
+from benchmarks.bench_learners import CV_FOLDS, GRID, GRID_FIXED, make  # noqa: E402
 from benchmarks.datasets import REFERENCE, load  # noqa: E402
 from benchmarks.tables import markdown_table, write_csv  # noqa: E402
 from satrules.binarize import ThresholdBinarizer  # noqa: E402
@@ -138,7 +138,7 @@ class _Binarized:
 def _estimator(method, params, seed, dsm):
     if method in REF_GRID:
         return _Binarized(method, params, seed, dsm)
-    return make(method, seed, **params)
+    return make(method, seed, **GRID_FIXED.get(method, {}), **params)  # quantile cuts, as theirs
 
 
 def grid_rows(method, dataset, seed, dsm, done):
