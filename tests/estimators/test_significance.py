@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from satrules import IMLIBClassifier, IMLIClassifier
@@ -99,3 +99,33 @@ def test_bad_significance_is_refused(bad):
 def test_null_test_is_off_by_default():
     """The default keeps rules that are only slightly better than the constant."""
     assert IMLIClassifier().null_test is False and IMLIBClassifier().null_test is False
+
+
+@settings(max_examples=200, deadline=None)
+@given(fixed=st.integers(0, 60), broken=st.integers(0, 60),
+       z=st.sampled_from([0.0, 1.0, 2.0, 3.0]))
+@example(fixed=4, broken=0, z=2.0)
+@example(fixed=0, broken=0, z=2.0)
+def test_exact_sign_test_is_the_binomial_tail(fixed, broken, z):
+    """``SIGN_TEST = "exact"`` (a benchmark variant): a flip set passes when no row flips, or
+    when more rows are fixed than broken and P(Binomial(n, 1/2) >= fixed) is at most the
+    normal tail beyond z, computed here by summing the binomial terms; z = 0 keeps the
+    normal rule.  At z = 2, 4 of 4 (p = 1/16) fails where the normal test passes."""
+    import math
+
+    import satrules.estimators._polish as polish
+
+    polish.SIGN_TEST = "exact"
+    try:
+        got = bool(significant(fixed, broken, z))
+    finally:
+        polish.SIGN_TEST = "normal"
+    n = fixed + broken
+    if z == 0:
+        assert got == (fixed >= broken)
+        return
+    tail = sum(math.comb(n, k) for k in range(fixed, n + 1)) / 2 ** n
+    level = 0.5 * math.erfc(z / math.sqrt(2))
+    assert got == (n == 0 or (fixed > broken and tail <= level * (1 + 1e-9)))
+    if (fixed, broken, z) == (4, 0, 2.0):
+        assert not got and significant(fixed, broken, z)   # the normal test passes it
