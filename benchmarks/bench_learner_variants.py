@@ -21,13 +21,17 @@ Variants (``--variants``, comma-separated names):
                        ``tree-cuts`` was measured with 5 % before then);
 ``tree-cuts-leaf2``    the same with 2 %;
 ``tree-cuts-leaf1``    the same with 1 %;
-``null-test``          ``null_test=True`` (the final rules must also pass the
-                       significance test against the better constant rule set);
+``null-test``          ``null_test=True, sign_test="normal"`` (the final rules must also
+                       pass the significance test against the better constant rule set);
 ``polish-empty``       polishing also starts from the empty rule set (greedy rule
                        building) and keeps the better end (an experiment, not an option);
-``exact-sign``         the significance test of polishing is the exact binomial sign
-                       test at the z test's level (``_polish.SIGN_TEST = "exact"``);
-``exact-sign-null``    that and ``null_test=True``.
+``exact-sign``         ``sign_test="exact", null_test=False``: the significance test is
+                       the exact binomial sign test at the z test's level;
+``exact-sign-null``    ``sign_test="exact", null_test=True`` (the defaults since
+                       2026-12-02);
+``normal-sign``        ``sign_test="normal", null_test=False`` (the defaults before
+                       2026-12-02, which is what ``default`` means in the results files
+                       written before then).
 
 Usage::
 
@@ -70,10 +74,11 @@ VARIANTS = {
     "tree-cuts-leaf5": {"thresholds": "tree", "_tree_leaf": 0.05},
     "tree-cuts-leaf2": {"thresholds": "tree", "_tree_leaf": 0.02},
     "tree-cuts-leaf1": {"thresholds": "tree", "_tree_leaf": 0.01},
-    "null-test": {"null_test": True},
+    "null-test": {"null_test": True, "sign_test": "normal"},
     "polish-empty": {"_from_empty": True},
-    "exact-sign": {"_sign_test": "exact"},
-    "exact-sign-null": {"_sign_test": "exact", "null_test": True},
+    "exact-sign": {"sign_test": "exact", "null_test": False},
+    "exact-sign-null": {"sign_test": "exact", "null_test": True},
+    "normal-sign": {"sign_test": "normal", "null_test": False},
 }
 
 
@@ -101,12 +106,10 @@ def run(job: tuple) -> dict:
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, stratify=y,
                                                         random_state=seed)
     import satrules.binarize as binarize
-    import satrules.estimators._polish as polish
 
     params = dict(VARIANTS[variant])
-    leaf, sign = binarize.TREE_MIN_LEAF, polish.SIGN_TEST
+    leaf = binarize.TREE_MIN_LEAF
     binarize.TREE_MIN_LEAF = params.pop("_tree_leaf", leaf)
-    polish.SIGN_TEST = params.pop("_sign_test", sign)
     try:
         est = _estimator(method, seed, params)
         start = time.process_time()
@@ -115,7 +118,7 @@ def run(job: tuple) -> dict:
             est.fit(X_train, y_train)
         cpu = time.process_time() - start
     finally:
-        binarize.TREE_MIN_LEAF, polish.SIGN_TEST = leaf, sign
+        binarize.TREE_MIN_LEAF = leaf
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3)}

@@ -85,7 +85,7 @@ from satrules.backends.registry import solve
 from satrules.binarize import ThresholdBinarizer, duplicate_names
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
-from satrules.estimators._polish import polish_rules, significant
+from satrules.estimators._polish import SIGN_TESTS, polish_rules, significant
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
@@ -293,6 +293,9 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         if isinstance(z, bool) or not isinstance(z, numbers.Real) or not z >= 0 \
                 or not math.isfinite(z):
             raise ValueError(f"significance must be a finite number >= 0, got {z!r}")
+        if getattr(self, "sign_test", "exact") not in SIGN_TESTS:
+            raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got "
+                             f"{self.sign_test!r}")
         positive_int("max_partitions", self.max_partitions, allow_none=True)
         positive_int("n_thresholds", self.n_thresholds)
         if self.time_limit is not None and (isinstance(self.time_limit, bool) or
@@ -515,7 +518,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                 polished = self._final_rules(polish_rules(
                     start, Xb, y, self.data_fidelity, self._literal_weight(),
                     max_literals=self._max_literals(), max_rules=max_rules,
-                    deadline=budget["deadline"], min_z=z, replace=self._polish_replace))
+                    deadline=budget["deadline"], min_z=z, replace=self._polish_replace,
+                    sign_test=self.sign_test))
                 obj = self._objective(polished, Xb, y)
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
@@ -526,7 +530,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             now, then = best.evaluate(Xb), constant.evaluate(Xb)
             flipped = now != then
             fixed = int(np.count_nonzero(flipped & (then != y)))
-            if not significant(fixed, int(np.count_nonzero(flipped)) - fixed, z):
+            if not significant(fixed, int(np.count_nonzero(flipped)) - fixed, z,
+                               self.sign_test):
                 record = {**constant_at, "objective": self._objective(constant, Xb, y),
                           "history": history,
                           "not_significant": {k: v for k, v in record.items()

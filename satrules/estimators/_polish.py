@@ -49,7 +49,8 @@ def _term_cover(X: np.ndarray, lits: list[Literal]) -> np.ndarray:
 def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: float,
                  literal_weight: float = 1.0, max_literals: int | None = None,
                  max_rules: int | None = None, deadline: float | None = None,
-                 max_moves: int = 1000, min_z: float = 0.0, replace: bool = False) -> RuleSet:
+                 max_moves: int = 1000, min_z: float = 0.0, replace: bool = False,
+                 sign_test: str = "exact") -> RuleSet:
     """Return ``rules`` improved by single-literal moves on ``(Xb, y)``.
 
     The objective is ``data_fidelity * errors + literal_weight * literals``, as in the
@@ -73,13 +74,16 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     max_moves : int
         Most moves (a safety bound; each move lowers the objective).
     min_z : float
-        Significance a move needs: with ``fixed`` wrong predictions it corrects and
-        ``broken`` right ones it spoils, ``fixed - broken >= min_z * sqrt(fixed + broken)``
-        (a sign test; 0 takes every move that lowers the objective).  The estimators pass
-        their ``significance`` (default 2: 4 rows corrected and none spoilt, 9 and 2,
-        19 and 7...) so that no move rests on a handful of rows of a large training set.
+        Significance a move needs, as a z value: a sign test on the ``fixed`` wrong
+        predictions it corrects and the ``broken`` right ones it spoils (see
+        :func:`significant`; 0 takes every move that lowers the objective).  The
+        estimators pass their ``significance`` (default 2: with the exact test, 6 rows
+        corrected and none spoilt, 8 and 1, 12 and 3...) so that no move rests on a
+        handful of rows of a large training set.
     replace : bool
         Also try replacing one literal of a rule by another (same literal count).
+    sign_test : {"exact", "normal"}
+        How the sign test is computed (see :func:`significant`).
 
     Returns
     -------
@@ -100,7 +104,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     y = np.asarray(y).astype(bool, copy=False)
     if rules.kind == "cnf":   # a CNF for y is the negation of a DNF for ~y
         dual = polish_rules(rules.negate(), X, ~y, data_fidelity, literal_weight,
-                            max_literals, max_rules, deadline, max_moves, min_z, replace)
+                            max_literals, max_rules, deadline, max_moves, min_z, replace,
+                            sign_test)
         out = dual.negate()
         return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
     lam, w = float(data_fidelity), float(literal_weight)
@@ -110,7 +115,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
         if deadline is not None and time.monotonic() >= deadline:
             break
         move = _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z,
-                          replace)
+                          replace, sign_test)
         if move is None:
             break
         kind, j, arg = move
@@ -137,27 +142,46 @@ def _literal_counts(XS: np.ndarray, yS: np.ndarray):
     return ones_pos, ones_neg, n_pos, len(yS) - n_pos
 
 
-#: how :func:`significant` tests the flips: ``"normal"`` (the z approximation, the
-#: estimators' behaviour) or ``"exact"`` (the binomial tail at the same level; an
-#: experiment of ``benchmarks/bench_learner_variants.py``, variant ``exact-sign``)
-SIGN_TEST = "normal"
+SIGN_TESTS = ("exact", "normal")
 
 
-def significant(fixed, broken, min_z: float):
-    """Whether ``fixed - broken >= min_z * sqrt(fixed + broken)`` (a sign test on the flips).
+def significant(fixed, broken, min_z: float, sign_test: str = "exact"):
+    """Whether flipping predictions that correct ``fixed`` rows and spoil ``broken`` pays.
 
-    With :data:`SIGN_TEST` = ``"exact"`` and ``min_z > 0``: whether the one-sided exact
-    sign test's p-value, P(Binomial(fixed + broken, 1/2) >= fixed), is at most the normal
-    tail beyond ``min_z`` (0.0228 for 2): 4 rows corrected and none spoilt (p = 1/16)
-    then fail, 6 and none (1/64) pass.  No flip at all always passes.
+    A one-sided sign test at the level of a normal tail beyond ``min_z``:
+
+    * ``"exact"``: the p-value P(Binomial(fixed + broken, 1/2) >= fixed) is at most
+      the normal tail beyond ``min_z`` (0.0228 for 2), and ``fixed > broken``.  For
+      ``min_z = 2``: 6 rows corrected and none spoilt pass (p = 1/64), 4 or 5 and
+      none do not (p = 1/16, 1/32); 8 and 1 pass, 12 and 3 pass.
+    * ``"normal"``: the z approximation ``fixed - broken >= min_z * sqrt(fixed + broken)``,
+      which is generous at small counts (4 corrected and none spoilt pass, p = 1/16).
+
+    No flip at all always passes, and ``min_z = 0`` passes whenever ``fixed >= broken``.
+
+    Parameters
+    ----------
+    fixed, broken : int or array of int
+        Rows the flip corrects and spoils (arrays are tested element-wise).
+    min_z : float
+        The level, as a z value (>= 0).
+    sign_test : {"exact", "normal"}
+
+    Returns
+    -------
+    bool or ndarray of bool
 
     Examples
     --------
-    >>> bool(significant(4, 0, 2.0)), bool(significant(3, 0, 2.0))
+    >>> bool(significant(6, 0, 2.0)), bool(significant(5, 0, 2.0))
     (True, False)
+    >>> bool(significant(4, 0, 2.0, sign_test="normal"))
+    True
     """
+    if sign_test not in SIGN_TESTS:
+        raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got {sign_test!r}")
     fixed, broken = np.asarray(fixed, dtype=float), np.asarray(broken, dtype=float)
-    if SIGN_TEST == "exact" and min_z > 0:
+    if sign_test == "exact" and min_z > 0:
         from scipy.stats import binom, norm
 
         n = fixed + broken
@@ -166,10 +190,11 @@ def significant(fixed, broken, min_z: float):
     return fixed - broken >= min_z * np.sqrt(fixed + broken)
 
 
-def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, replace=False):
+def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, replace=False,
+               sign_test="exact"):
     """Return the move that lowers the objective most, or None (a local optimum).
 
-    Only moves whose flipped predictions pass :func:`_significant` are considered.
+    Only moves whose flipped predictions pass :func:`significant` are considered.
     """
     covers = [_term_cover(X, t) for t in terms]
     union = np.zeros(len(y), dtype=bool)
@@ -198,13 +223,13 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
         flipped = prediction != union
         fixed = np.count_nonzero(flipped & wrong)
         broken = np.count_nonzero(flipped) - fixed
-        if significant(fixed, broken, min_z):
+        if significant(fixed, broken, min_z, sign_test):
             consider(lam * np.count_nonzero(prediction != y) + w * literals, move)
 
     def consider_columns(fixed, broken, errors, literals, make):
         # the best column (either polarity) among those whose flips are significant
         for f, b, err, negated in zip(fixed, broken, errors, (False, True), strict=True):
-            value = np.where(significant(f, b, min_z), lam * err, np.inf)
+            value = np.where(significant(f, b, min_z, sign_test), lam * err, np.inf)
             c = int(np.argmin(value))
             if np.isfinite(value[c]):
                 consider(value[c] + w * literals, make(Literal(c, negated)))

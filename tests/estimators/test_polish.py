@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satrules import IMLIBClassifier, IMLIClassifier
-from satrules.estimators._polish import polish_rules
+from satrules.estimators._polish import polish_rules, significant
 from satrules.rules import Literal, Rule, RuleSet
 
 
@@ -61,13 +61,14 @@ def _instances(draw):
 
 
 @settings(max_examples=200, deadline=None)
-@given(_instances(), st.sampled_from([0.0, 1.0, 2.0]), st.booleans())
-def test_polish_is_a_local_optimum_and_never_worse(instance, min_z, replace):
+@given(_instances(), st.sampled_from([0.0, 1.0, 2.0]), st.booleans(),
+       st.sampled_from(["exact", "normal"]))
+def test_polish_is_a_local_optimum_and_never_worse(instance, min_z, replace, sign_test):
     """No single move the polisher may take (one that passes the min_z sign test) lowers
     the objective any further; with min_z = 0 that is every move."""
     X, y, start, lam, max_literals, max_rules = instance
     polished = polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=max_rules,
-                            min_z=min_z, replace=replace)
+                            min_z=min_z, replace=replace, sign_test=sign_test)
     value = _objective(polished, X, y, lam)
     assert value <= _objective(start, X, y, lam)
     if max_literals is not None and all(len(r) <= max_literals for r in start.rules):
@@ -80,12 +81,12 @@ def test_polish_is_a_local_optimum_and_never_worse(instance, min_z, replace):
             flipped = other.evaluate(X) != now
             fixed = int(np.count_nonzero(flipped & (now != y)))
             broken = int(np.count_nonzero(flipped)) - fixed
-            assert fixed - broken < min_z * np.sqrt(fixed + broken), (other, fixed, broken)
+            assert not significant(fixed, broken, min_z, sign_test), (other, fixed, broken)
 
 
 def test_min_z_refuses_a_move_resting_on_few_rows():
     """A literal that fixes 3 rows and spoils none lowers the objective but is not
-    significant at min_z = 2 (3 < 2 * sqrt(3)); at min_z = 0 it is taken."""
+    significant at min_z = 2 (3 < 2 * sqrt(3); exactly, p = 1/8); at min_z = 0 it is taken."""
     X = np.zeros((40, 2), dtype=int)
     X[:20, 0] = 1                          # the rule (x0) covers rows 0-19
     X[:17, 1] = 1                          # x1 keeps 17 of them
@@ -95,6 +96,7 @@ def test_min_z_refuses_a_move_resting_on_few_rows():
     # x0 AND x1 (3 fixed), then x1 alone (one literal fewer, same rows)
     assert polish_rules(start, X, y, 10) == RuleSet([[Literal(1)]], "dnf", 2)
     assert polish_rules(start, X, y, 10, min_z=2.0) == start
+    assert polish_rules(start, X, y, 10, min_z=2.0, sign_test="normal") == start
 
 
 @settings(max_examples=80, deadline=None)

@@ -1,10 +1,11 @@
 """The sign test against the constant rule sets (``null_test=True``, issue #11).
 
 Rules that beat the best constant rule set ("always true" / "always false") by a
-few training rows are noise; the estimators replace them by that constant unless
-the rows they correct outnumber the rows they spoil by ``significance`` standard
-deviations.  On AER/Affairs (601 rows) IMLI's rules were 1-2 training rows better
-than the majority class and 5-9 points worse on the test split.
+few training rows are noise; by default the estimators replace them by that constant
+unless the rows they correct outnumber the rows they spoil significantly (a one-sided
+exact sign test at the level of ``significance`` as a z value).  On AER/Affairs
+(601 rows) IMLI's rules were 1-2 training rows better than the majority class and 5-9
+points worse on the test split.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from satrules import IMLIBClassifier, IMLIClassifier
 from satrules.estimators._polish import significant
 
 ESTIMATORS = [
-    lambda **kw: IMLIClassifier(backend="rc2", null_test=True, **kw),
-    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", null_test=True, **kw),
-    lambda **kw: IMLIBClassifier(backend="rc2", n_rules=1, max_literals_per_rule=2,
-                                 null_test=True, **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", sign_test="normal", **kw),
+    lambda **kw: IMLIBClassifier(backend="rc2", n_rules=1, max_literals_per_rule=2, **kw),
 ]
 
 
@@ -58,7 +59,7 @@ def test_rules_kept_only_when_significant(seed, n, make, signal):
         assert record["not_significant"]["objective"] < record["objective"]
     else:
         fixed, spoilt = _flips_against_constant(clf, X, y)
-        assert fixed == spoilt == 0 or significant(fixed, spoilt, 2.0)
+        assert fixed == spoilt == 0 or significant(fixed, spoilt, 2.0, clf.sign_test)
 
 
 def test_noise_gives_the_majority_class():
@@ -68,12 +69,12 @@ def test_noise_gives_the_majority_class():
         rng = np.random.default_rng(seed)
         X = rng.integers(0, 2, size=(150, 12))
         y = (rng.random(150) < 0.3).astype(int)
-        raw = IMLIClassifier(backend="rc2", random_state=seed).fit(X, y)   # null_test off
+        raw = IMLIClassifier(backend="rc2", random_state=seed, null_test=False).fit(X, y)
         if raw.rules_.n_literals and raw.score(X, y) > max(y.mean(), 1 - y.mean()):
             break
     else:
         pytest.fail("no seed where the raw selection fits the noise")
-    clf = IMLIClassifier(backend="rc2", random_state=seed, null_test=True).fit(X, y)
+    clf = IMLIClassifier(backend="rc2", random_state=seed).fit(X, y)
     assert clf.rules_.n_literals == 0
     assert (clf.predict(X) == 0).all()
     assert clf.best_partition_["not_significant"]["objective"] < clf.best_partition_["objective"]
@@ -84,7 +85,7 @@ def test_signal_is_kept():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 2, size=(200, 4))
     y = X[:, 0] & X[:, 1]
-    clf = IMLIClassifier(backend="rc2", random_state=0, null_test=True).fit(X, y)
+    clf = IMLIClassifier(backend="rc2", random_state=0).fit(X, y)
     assert "not_significant" not in clf.best_partition_
     assert clf.score(X, y) == 1.0
 
@@ -96,9 +97,38 @@ def test_bad_significance_is_refused(bad):
         IMLIClassifier(significance=bad).fit(X, y)
 
 
-def test_null_test_is_off_by_default():
-    """The default keeps rules that are only slightly better than the constant."""
-    assert IMLIClassifier().null_test is False and IMLIBClassifier().null_test is False
+@pytest.mark.parametrize("bad", ["binomial", None, 2])
+def test_bad_sign_test_is_refused(bad):
+    X, y = np.eye(4, dtype=int), np.array([0, 1, 0, 1])
+    with pytest.raises(ValueError, match="sign_test must be one of"):
+        IMLIBClassifier(sign_test=bad).fit(X, y)
+
+
+def test_defaults_test_exactly_against_the_constant():
+    """The defaults chosen by benchmarks/results/variants_exact_sign_*.md."""
+    for cls in (IMLIClassifier, IMLIBClassifier):
+        assert cls().null_test is True and cls().sign_test == "exact"
+
+
+def test_exact_sign_test_changes_polishing():
+    """4 rows corrected and none spoilt pass the normal test but not the exact one, so a
+    polishing move resting on them is taken with ``sign_test="normal"`` only."""
+    from satrules.estimators._polish import polish_rules
+    from satrules.rules import Literal, Rule, RuleSet
+
+    # x0 covers 20 positives and 4 negatives; the 4 negatives are exactly the rows
+    # where x1 is 1, so adding NOT x1 corrects 4 rows and spoils none
+    X = np.zeros((60, 2), dtype=bool)
+    X[:24, 0] = True
+    X[20:24, 1] = True
+    X[30:, 1] = True
+    y = np.zeros(60, dtype=bool)
+    y[:20] = True
+    start = RuleSet([Rule((Literal(0),))], "dnf", 2)
+    normal = polish_rules(start, X, y, 10, min_z=2.0, sign_test="normal")
+    exact = polish_rules(start, X, y, 10, min_z=2.0, sign_test="exact")
+    assert normal.rules[0].literals == (Literal(0), Literal(1, True))
+    assert exact.rules == start.rules
 
 
 @settings(max_examples=200, deadline=None)
@@ -107,19 +137,13 @@ def test_null_test_is_off_by_default():
 @example(fixed=4, broken=0, z=2.0)
 @example(fixed=0, broken=0, z=2.0)
 def test_exact_sign_test_is_the_binomial_tail(fixed, broken, z):
-    """``SIGN_TEST = "exact"`` (a benchmark variant): a flip set passes when no row flips, or
+    """``sign_test="exact"`` (the default): a flip set passes when no row flips, or
     when more rows are fixed than broken and P(Binomial(n, 1/2) >= fixed) is at most the
     normal tail beyond z, computed here by summing the binomial terms; z = 0 keeps the
     normal rule.  At z = 2, 4 of 4 (p = 1/16) fails where the normal test passes."""
     import math
 
-    import satrules.estimators._polish as polish
-
-    polish.SIGN_TEST = "exact"
-    try:
-        got = bool(significant(fixed, broken, z))
-    finally:
-        polish.SIGN_TEST = "normal"
+    got = bool(significant(fixed, broken, z, "exact"))
     n = fixed + broken
     if z == 0:
         assert got == (fixed >= broken)
@@ -128,4 +152,4 @@ def test_exact_sign_test_is_the_binomial_tail(fixed, broken, z):
     level = 0.5 * math.erfc(z / math.sqrt(2))
     assert got == (n == 0 or (fixed > broken and tail <= level * (1 + 1e-9)))
     if (fixed, broken, z) == (4, 0, 2.0):
-        assert not got and significant(fixed, broken, z)   # the normal test passes it
+        assert not got and significant(fixed, broken, z, "normal")   # the normal one passes
