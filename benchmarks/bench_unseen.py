@@ -4,8 +4,9 @@ Eight data sets outside :mod:`benchmarks.bench_learners`' fifteen, as a user wou
 load them: an identifier column ``record_id`` left in (``R00001``...), 5 % missing
 values put into the first two numeric columns where the set has none, rows with a
 missing target dropped (carData/Chile), stratified 80/20 splits with seeds 0-2.  It
-compares ``IMLIClassifier()`` and ``IMLIBClassifier()`` (also with ``null_test=True``
-and with ``thresholds="tree"``) with the majority rate, logistic regression and a
+compares ``IMLIClassifier()`` and ``IMLIBClassifier()`` (also with the defaults before
+2026-12-02, ``+old_sign``: ``sign_test="normal", null_test=False``, and with
+``thresholds="tree"``) with the majority rate, logistic regression and a
 random forest (the baselines of ``bench_learners``).  ISLR/Smarket keeps ``Today``,
 whose sign *is* ``Direction``: it checks that a rule learner finds a clean cut that
 logistic regression and a forest find.
@@ -38,8 +39,11 @@ SETS = [("ISLR", "Default", "default"), ("AER", "HMDA", "deny"),
         ("carData", "Arrests", "released"), ("MASS", "birthwt", "low"),
         ("carData", "Chile", "vote"), ("AER", "Affairs", None), ("carData", "Womenlf", "partic"),
         ("ISLR", "Smarket", "Direction")]
-METHODS = ("imli", "imlib", "imli+null_test", "imlib+null_test", "imli-tree", "imlib-tree",
+METHODS = ("imli", "imlib", "imli+old_sign", "imlib+old_sign", "imli-tree", "imlib-tree",
            "lr", "rf")
+#: the options a ``method+option`` name sets
+OPTIONS = {"null_test": {"null_test": True},
+           "old_sign": {"sign_test": "normal", "null_test": False}}
 
 
 def load(package: str, name: str, target: str | None, rng: np.random.Generator):
@@ -99,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             acc["majority"].append(pd.Series(y_te).value_counts(normalize=True).max())
             for method in methods:
                 base, _, option = method.partition("+")
-                est = make(base, seed, **({option: True} if option else {}))
+                est = make(base, seed, **(OPTIONS[option] if option else {}))
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     est.fit(X_tr, y_tr)
