@@ -110,7 +110,7 @@ def rules_text(est: Any) -> str:
 
     rules = getattr(est, "rules_", None)
     if isinstance(rules, RuleSet):
-        return rules.to_text(positive=str(est.classes_[-1])) + f"\nELSE {est.classes_[0]}"
+        return rules.binary_text(est.classes_[-1], est.classes_[0])
     if isinstance(rules, dict):
         # one-vs-rest: a class whose rules never fire says so rather than "IF FALSE"
         parts = [r.class_text(when_true) for r, when_true, _ in _ruleset_parts(est)]

@@ -327,6 +327,25 @@ class RuleSet:
             return not self.rules
         return any(not len(rule) for rule in self.rules)
 
+    @property
+    def always_true(self) -> bool:
+        """True when the rule set holds on every row by its form alone: a DNF with an
+        empty term, or a CNF without clauses.
+
+        Examples
+        --------
+        >>> from satrules.rules import Literal, Rule, RuleSet
+        >>> RuleSet([Rule([])], kind="dnf", n_columns=2).always_true
+        True
+        >>> RuleSet([], kind="cnf", n_columns=2).always_true
+        True
+        >>> RuleSet([Rule([Literal(0)])], kind="cnf", n_columns=2).always_true
+        False
+        """
+        if self.kind == "cnf":
+            return not self.rules
+        return any(not len(rule) for rule in self.rules)
+
     # --------------------------------------------------------------- semantics
     def evaluate(self, Xb: Any) -> np.ndarray:
         """Return the rule set's truth value on every row of the binarized matrix ``Xb``.
@@ -580,6 +599,27 @@ class RuleSet:
         """
         return f"No rule predicts {label}." if self.never_true else \
             self.to_text(positive=str(label))
+
+    def binary_text(self, positive: Any, negative: Any) -> str:
+        """Text of a two-class rule set: ``IF ... THEN positive ELSE negative``, or one
+        sentence naming the class always predicted when the rule set is constant by its
+        form (rather than ``IF FALSE``/``IF TRUE``).
+
+        Examples
+        --------
+        >>> from satrules.rules import Literal, Rule, RuleSet
+        >>> print(RuleSet([[Literal(0)]], "dnf", 2).binary_text("sick", "well"))
+        IF (x0)
+        THEN sick
+        ELSE well
+        >>> RuleSet([], kind="dnf", n_columns=2).binary_text("sick", "well")
+        'Always well: no rule predicts sick.'
+        """
+        if self.never_true:
+            return f"Always {negative}: no rule predicts {positive}."
+        if self.always_true:
+            return f"Always {positive}: no rule predicts {negative}."
+        return self.to_text(positive=str(positive)) + f"\nELSE {negative}"
 
     def __str__(self) -> str:
         return self.to_text()

@@ -138,6 +138,17 @@ def test_text_and_dict_round_trip():
     assert (rs.n_rules, rs.n_literals, rs.max_rule_size) == (2, 3, 2)
     assert str(RuleSet([], "dnf", 1)) == "IF FALSE\nTHEN positive"
     assert str(RuleSet([], "cnf", 1)) == "IF TRUE\nTHEN positive"
+    # two-class text names the class a constant rule set always predicts
+    for kind, always in (("dnf", "no"), ("cnf", "yes")):
+        for rules in ([], [Rule([])]):
+            text = RuleSet(rules, kind, 1).binary_text("yes", "no")
+            other = "no" if always == "yes" else "yes"
+            if not rules:
+                assert text == f"Always {always}: no rule predicts {other}."
+            else:    # an empty term / clause: the other constant
+                assert text == f"Always {other}: no rule predicts {always}."
+    assert RuleSet([[Literal(0)]], "cnf", 1).binary_text("yes", "no") == \
+        "IF (x0)\nTHEN yes\nELSE no"
 
 
 def test_named_attaches_conditions():

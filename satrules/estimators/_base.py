@@ -575,14 +575,19 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
     def to_text(self) -> str:
         """Return the learned rules as readable IF-THEN-ELSE text with the class labels.
 
-        Binary: ``IF <rules> THEN <classes_[1]> ELSE <classes_[0]>``.  One-vs-rest:
+        Binary: ``IF <rules> THEN <classes_[1]> ELSE <classes_[0]>``, or ``Always
+        <class>: no rule predicts <other class>.`` for constant rules (saying so when
+        ``null_test`` chose them over the rules learned).  One-vs-rest:
         one block per class (``No rule predicts <class>.`` for a class whose rules never
         fire, rather than ``IF FALSE``), then the documented tie rule.
         """
         check_is_fitted(self, "rules_")
         if isinstance(self.rules_, RuleSet):
-            return self.rules_.to_text(positive=str(self.classes_[1])) + \
-                f"\nELSE {self.classes_[0]}"
+            text = self.rules_.binary_text(self.classes_[1], self.classes_[0])
+            if "not_significant" in (getattr(self, "best_partition_", None) or {}):
+                text += ("\n(The rules learned were not significantly better on the "
+                         "training data; null_test=False keeps them.)")
+            return text
         order, default = self._class_order()
 
         blocks = [self.rules_[self.classes_[i]].class_text(self.classes_[i]) for i in order]

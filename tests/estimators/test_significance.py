@@ -78,6 +78,13 @@ def test_noise_gives_the_majority_class():
     assert clf.rules_.n_literals == 0
     assert (clf.predict(X) == 0).all()
     assert clf.best_partition_["not_significant"]["objective"] < clf.best_partition_["objective"]
+    # both printers name the class predicted, not "IF FALSE"; to_text says why
+    from satrules.report import rules_text
+    assert rules_text(clf) == "Always 0: no rule predicts 1."
+    assert clf.to_text().splitlines() == [
+        "Always 0: no rule predicts 1.",
+        "(The rules learned were not significantly better on the training data; "
+        "null_test=False keeps them.)"]
 
 
 def test_signal_is_kept():
