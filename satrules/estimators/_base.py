@@ -378,9 +378,11 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         budget = {"deadline": deadline, "left": len(targets) * per_pass * self.n_passes_,
                   "stopped": False}
         fitted, solutions, records = {}, {}, {}
+        null_test = self._null_test_on()
         for c in targets:
-            fitted[c], solutions[c], records[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng,
-                                                                   budget)
+            # one-vs-rest: the null test is made once, on the combined classifier (below)
+            fitted[c], solutions[c], records[c] = self._fit_binary(
+                Xb, y_idx == c, n_parts, rng, budget, null_test=null_test and len(targets) == 1)
         if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
             self.rules_ = fitted[1].labelled(self.classes_[1])
             self.solutions_, record = solutions[1], records[1]
@@ -396,11 +398,41 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         else:
             fires = np.stack([fitted[c].evaluate(Xb) for c in targets], axis=1)
             order, default = choose_class_order(fires, y_idx, self.class_counts_)
+            if null_test and not self._beats_majority(
+                    _ordered_predict(fires, order, default), y_idx):
+                never = self._trivial_rule_sets(Xb.shape[1])[0]
+                for c in targets:
+                    cls = self.classes_[c]
+                    self.rules_[cls] = never.named(self.binarizer_.conditions_).labelled(cls)
+                    record = self.best_partition_[cls]
+                    self.best_partition_[cls] = {
+                        "pass": None, "partition": None, "constant": "always false",
+                        "objective": self._objective(never, Xb, y_idx == c),
+                        "not_significant": record}
+                fires = np.zeros_like(fires)
+                order, default = choose_class_order(fires, y_idx, self.class_counts_)
             self.class_order_, self.default_class_ = self.classes_[order], self.classes_[default]
         self.time_limit_reached_ = budget["stopped"]
         last = solutions[targets[-1]]
         self.solution_ = last[-1] if last else None
         return self
+
+    def _null_test_on(self) -> bool:
+        """Whether the final rules must pass the sign test against a constant prediction."""
+        return bool(getattr(self, "null_test", False)) and \
+            float(getattr(self, "significance", 0.0)) > 0
+
+    def _beats_majority(self, predicted: np.ndarray, y: np.ndarray) -> bool:
+        """Whether class predictions are significantly better than always predicting the
+        most frequent class (one-vs-rest's null test): rows the predictions get right and
+        the majority class wrong, against the converse, in the sign test; False when no
+        training row changes (the rules then add nothing but text)."""
+        majority = int(np.argmax(np.bincount(y)))
+        right, right_before = predicted == y, y == majority
+        fixed = int(np.count_nonzero(right & ~right_before))
+        broken = int(np.count_nonzero(~right & right_before))
+        return fixed + broken > 0 and \
+            bool(significant(fixed, broken, float(self.significance), self.sign_test))
 
     def _solve_time(self, budget: dict) -> float | None:
         if budget["deadline"] is None:
@@ -440,7 +472,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         return getattr(enc, "hint", None)
 
     def _fit_binary(self, Xb: np.ndarray, y: np.ndarray, n_parts: int,
-                    rng: np.random.RandomState, budget: dict) -> tuple[RuleSet, list, dict]:
+                    rng: np.random.RandomState, budget: dict,
+                    null_test: bool = False) -> tuple[RuleSet, list, dict]:
         """Learn one rule set for ``y`` (bool); return it, the solutions and a fit record.
 
         Every partition's rules are a candidate; the one with the lowest objective on the
@@ -524,7 +557,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
                     best, record["objective"] = polished, obj
-        if best is not constant and z > 0 and getattr(self, "null_test", False):
+        if best is not constant and null_test:
             # rules that beat the best constant by a few training rows are noise: on
             # AER/Affairs such rules were 1-2 rows better in training, 2-5 points worse in test
             now, then = best.evaluate(Xb), constant.evaluate(Xb)
@@ -579,7 +612,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         <class>: no rule predicts <other class>.`` for constant rules (saying so when
         ``null_test`` chose them over the rules learned).  One-vs-rest:
         one block per class (``No rule predicts <class>.`` for a class whose rules never
-        fire, rather than ``IF FALSE``), then the documented tie rule.
+        fire, rather than ``IF FALSE``), then the documented tie rule (or, when the null
+        test turned all the rules down, the class always predicted).
         """
         check_is_fitted(self, "rules_")
         if isinstance(self.rules_, RuleSet):
@@ -591,6 +625,11 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         order, default = self._class_order()
 
         blocks = [self.rules_[self.classes_[i]].class_text(self.classes_[i]) for i in order]
+        records = (getattr(self, "best_partition_", None) or {}).values()
+        if records and all("not_significant" in r for r in records):
+            return "\n\n".join(blocks) + (
+                f"\n\nAlways {self.classes_[default]}: the rules learned were not "
+                "significantly better on the training data; null_test=False keeps them.")
         return "\n\n".join(blocks) + (
             "\n\nWhen several classes fire, the first of "
             f"{[str(self.classes_[i]) for i in order]} wins; when none fires, "

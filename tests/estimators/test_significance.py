@@ -160,3 +160,53 @@ def test_exact_sign_test_is_the_binomial_tail(fixed, broken, z):
     assert got == (n == 0 or (fixed > broken and tail <= level * (1 + 1e-9)))
     if (fixed, broken, z) == (4, 0, 2.0):
         assert not got and significant(fixed, broken, z, "normal")   # the normal one passes
+
+
+def _ovr_flips_against_majority(clf, X, y):
+    """(corrected, spoilt) training rows of a one-vs-rest classifier against the majority."""
+    values, counts = np.unique(y, return_counts=True)
+    majority = values[np.argmax(counts)]
+    right, right_before = clf.predict(X) == y, y == majority
+    return (int(np.count_nonzero(right & ~right_before)),
+            int(np.count_nonzero(~right & right_before)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(40, 120), signal=st.floats(0.0, 1.0),
+       sign_test=st.sampled_from(["exact", "normal"]))
+def test_one_vs_rest_null_test_is_made_on_the_combined_classifier(seed, n, signal, sign_test):
+    """Three classes: the rules are kept only if the combined predictions beat "always the
+    most frequent class" in the sign test; otherwise no class has rules, every class
+    record says which rules were turned down, and the text says why."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 4))
+    clean = np.where(X[:, 0] == 1, "a", np.where(X[:, 1] == 1, "b", "c"))
+    y = np.where(rng.random(n) < signal, clean, rng.choice(["a", "b", "c"], size=n))
+    y[:3] = ["a", "b", "c"]
+    values, counts = np.unique(y, return_counts=True)
+    if np.sort(counts)[-1] == np.sort(counts)[-2]:   # keep the majority class unique
+        y[3] = values[np.argmax(counts)]
+    clf = IMLIClassifier(backend="rc2", partition_size=16, random_state=seed,
+                         sign_test=sign_test).fit(X, y)
+    records = clf.best_partition_
+    if all("not_significant" in r for r in records.values()):
+        assert all(r.never_true for r in clf.rules_.values())
+        values, counts = np.unique(y, return_counts=True)
+        assert (clf.predict(X) == values[np.argmax(counts)]).all()
+        assert clf.to_text().endswith("null_test=False keeps them.")
+    else:
+        assert not any("not_significant" in r for r in records.values())
+        fixed, spoilt = _ovr_flips_against_majority(clf, X, y)
+        assert fixed + spoilt > 0 and significant(fixed, spoilt, 2.0, sign_test)
+
+
+def test_one_vs_rest_keeps_a_strong_signal_and_drops_noise():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(150, 6))
+    y = np.where(X[:, 0] == 1, "a", np.where(X[:, 1] == 1, "b", "c"))
+    clf = IMLIClassifier(backend="rc2", random_state=0).fit(X, y)
+    assert clf.score(X, y) == 1.0
+    noise = rng.choice(["a", "b", "c"], size=150, p=[0.5, 0.3, 0.2])
+    clf = IMLIBClassifier(backend="rc2", random_state=0).fit(X, noise)
+    assert all(r.never_true for r in clf.rules_.values())
+    assert clf.to_text().splitlines()[-1].startswith(f"Always {clf.default_class_}: the rules")
