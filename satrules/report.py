@@ -117,8 +117,11 @@ def rules_text(est: Any) -> str:
         if hasattr(est, "_class_order"):
             # prediction: the first firing class in priority order, else the default class
             order, default = est._class_order()
-            parts.append(f"ELSE {est.classes_[default]}  (when several fire: the first of "
-                         f"{', '.join(str(est.classes_[i]) for i in order)})")
+            if all(r.never_true for r in rules.values()):
+                parts.append(f"Always {est.classes_[default]}.")
+            else:
+                parts.append(f"ELSE {est.classes_[default]}  (when several fire: the first "
+                             f"of {', '.join(str(est.classes_[i]) for i in order)})")
         return "\n\n".join(parts)
     text = str(rules)
     default = getattr(est, "default_", None)

@@ -210,3 +210,5 @@ def test_one_vs_rest_keeps_a_strong_signal_and_drops_noise():
     clf = IMLIBClassifier(backend="rc2", random_state=0).fit(X, noise)
     assert all(r.never_true for r in clf.rules_.values())
     assert clf.to_text().splitlines()[-1].startswith(f"Always {clf.default_class_}: the rules")
+    from satrules.report import rules_text
+    assert rules_text(clf).splitlines()[-1] == f"Always {clf.default_class_}."
