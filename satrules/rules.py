@@ -122,8 +122,14 @@ class Condition:
             raise ValueError(
                 f"Condition kind must be ordinal/categorical/binary, got {self.kind!r}")
 
-    def describe(self, negated: bool = False) -> str:
-        """Return the readable text of this condition, or of its negation."""
+    def describe(self, negated: bool = False, missing_settled: bool = False) -> str:
+        """Return the readable text of this condition, or of its negation.
+
+        ``missing_settled``: the rule it is printed in already says whether the feature
+        is missing (``x is not missing`` in the same AND, ``x is missing`` in the same
+        OR), so a negated threshold of a nullable feature reads ``x > t``, not
+        ``(x > t or x is missing)``.
+        """
         op = _NEGATED_OP[self.op] if negated else self.op
         value = _plain(self.value)
         if isinstance(value, str) and value == MISSING and self.op == "==":
@@ -133,9 +139,15 @@ class Condition:
         else:
             shown = str(value)
         text = f"{self.feature} {_SHOWN_OP[op]} {shown}"
-        if negated and self.nullable and self.op != "==":
+        if negated and self.nullable and self.op != "==" and not missing_settled:
             return f"({text} or {self.feature} is missing)"
         return text
+
+    @property
+    def is_missing_indicator(self) -> bool:
+        """Whether this is the ``x is missing`` condition."""
+        value = _plain(self.value)
+        return self.op == "==" and isinstance(value, str) and value == MISSING
 
     def holds(self, values: Any) -> np.ndarray:
         """Return where this condition holds on raw feature ``values`` (1-D), as uint8.
@@ -579,12 +591,25 @@ class RuleSet:
         if positive is None:
             positive = "positive" if self.label is None else self.label
         joiner, outer = (" AND ", "\nOR ") if self.kind == "dnf" else (" OR ", "\nAND ")
-        parts = ["(" + joiner.join(lit.describe(self.conditions) for lit in rule) + ")"
+        parts = ["(" + joiner.join(self._literal_texts(rule)) + ")"
                  if len(rule) else ("(TRUE)" if self.kind == "dnf" else "(FALSE)")
                  for rule in self.rules]
         if not parts:
             parts = ["FALSE" if self.kind == "dnf" else "TRUE"]
         return "IF " + outer.join(parts) + f"\nTHEN {positive}"
+
+    def _literal_texts(self, rule: Rule) -> list[str]:
+        """The text of each literal of ``rule``; a negated threshold of a nullable feature
+        drops its ``or x is missing`` where the rule settles it (``x is not missing`` in a
+        DNF term, ``x is missing`` in a CNF clause)."""
+        if self.conditions is None:
+            return [lit.describe() for lit in rule]
+        settled = {self.conditions[lit.column].group for lit in rule
+                   if self.conditions[lit.column].is_missing_indicator
+                   and lit.negated == (self.kind == "dnf")}
+        return [self.conditions[lit.column].describe(
+                    lit.negated, self.conditions[lit.column].group in settled)
+                for lit in rule]
 
     def class_text(self, label: Any) -> str:
         """Text of a one-vs-rest rule set for class ``label``: :meth:`to_text`, or

@@ -80,6 +80,16 @@ def test_missing_value_fails_both_threshold_directions():
     assert neg.to_text(positive="old") == "IF ((age > 30 or age is missing))\nTHEN old"
     assert RuleSet([[Literal(4, True)]], "dnf", len(names), tb.conditions_).to_text() \
         .startswith("IF (age is not missing)")
+    # where the rule itself settles missingness, the negated threshold reads plainly
+    both = RuleSet([[Literal(0, True), Literal(4, True)]], "dnf", len(names), tb.conditions_)
+    assert both.to_text() == "IF (age > 30 AND age is not missing)\nTHEN positive"
+    assert both.evaluate(Xb).tolist() == [False, False, False, True, True, True]
+    either = RuleSet([[Literal(1, True), Literal(4)]], "cnf", len(names), tb.conditions_)
+    assert either.to_text() == "IF (age > 50 OR age is missing)\nTHEN positive"
+    assert either.evaluate(Xb).tolist() == [False, False, True, False, True, True]
+    # the opposite pairing settles nothing: the 'or missing' stays
+    assert RuleSet([[Literal(0, True), Literal(4)]], "dnf", len(names), tb.conditions_) \
+        .to_text() == "IF ((age > 30 or age is missing) AND age is missing)\nTHEN positive"
 
 
 def test_missing_error_only_when_asked():
