@@ -296,8 +296,12 @@ def _level_limit(max_levels: Any, n_present: int) -> int | None:
     return int(max_levels)
 
 
-#: Column names that say "identifier" (``id``, ``ID``, ``patient_id``, ``Customer ID``...).
-_ID_NAME = re.compile(r"(^|[_\s.])id$|^id([_\s.]|$)", re.IGNORECASE)
+#: Column names that say "identifier": ``id`` as a word (``ID``, ``patient_id``,
+#: ``Customer ID``, ``id.code``), at the end of a camel-case name (``PassengerId``,
+#: ``customerID``; not ``paid`` or ``fluid``), or after a common short prefix (``pid``:
+#: survival/gbsg's patient numbers, ``ptid``, ``subjid``, ``hhid``...).
+_ID_NAME = re.compile(r"(^|[_\s.])[iI][dD]$|^[iI][dD]([_\s.]|$)|[a-z]I[dD]$"
+                      r"|^(?i:(p|pt|pat|subj|cust|hh|obs|rec|case|user|emp|stud|mem)id)$")
 
 
 def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
@@ -312,7 +316,8 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     numeric column of at least 20 distinct integers, one per row, in increasing or
     decreasing row order (a row number), or integers, more than half of them distinct,
     in a column named like an identifier (``ID``, ``patient_id``, ``id.code``: MASS/biopsy's
-    sample codes).  ``max_levels=None`` turns all of these off.
+    sample codes; ``PassengerId``, ``pid``: survival/gbsg's patient numbers).
+    ``max_levels=None`` turns all of these off.
 
     Raises
     ------

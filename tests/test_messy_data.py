@@ -387,3 +387,21 @@ def test_integer_column_named_like_an_id_is_dropped():
     assert "ID" in tb.dropped_features_
     kept = ThresholdBinarizer().fit(frame.rename(columns={"ID": "income"}))
     assert "income" not in kept.dropped_features_ and kept.feature_kinds_["income"] == "ordinal"
+
+
+@pytest.mark.parametrize("name, dropped", [
+    ("pid", True), ("PID", True), ("PassengerId", True), ("customerID", True),
+    ("subj_id", True), ("paid", False), ("fluid", False), ("PAID", False), ("rapid", False),
+])
+def test_identifier_names(name, dropped):
+    """survival/gbsg's ``pid`` (shuffled patient numbers) became a rule ``pid <= 497``;
+    camel-case and short-prefix identifier names mark integer IDs too, while words that
+    merely end in "id" stay features."""
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({name: rng.choice(2000, size=80, replace=False),
+                          "x": rng.normal(size=80)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tb = ThresholdBinarizer().fit(frame)
+    assert (name in tb.dropped_features_) is dropped
+    assert tb.feature_kinds_[name] == ("dropped" if dropped else "ordinal")
