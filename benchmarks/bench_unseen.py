@@ -115,8 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the eighteen sets of MORE_SETS instead of SETS")
     args = parser.parse_args(argv)
     methods = tuple(args.methods.split(","))
-    sets = ([(p, n, t, d) for p, n, t, d in MORE_SETS] if args.more
-            else [(p, n, t, ()) for p, n, t in SETS])
+    sets = list(MORE_SETS) if args.more else [(p, n, t, ()) for p, n, t in SETS]
     if args.tree_leaf is not None:
         binarize.TREE_MIN_LEAF = args.tree_leaf
     command = " ".join(["python benchmarks/bench_unseen.py", *(argv if argv is not None
