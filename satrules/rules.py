@@ -132,7 +132,7 @@ class Condition:
         """
         op = _NEGATED_OP[self.op] if negated else self.op
         value = _plain(self.value)
-        if isinstance(value, str) and value == MISSING and self.op == "==":
+        if self.is_missing_indicator:
             return f"{self.feature} is {'not ' if negated else ''}missing"
         if isinstance(value, float) and value.is_integer():
             shown = str(int(value)) if abs(value) < 1e15 else repr(value)
@@ -208,10 +208,12 @@ class Literal:
     def __invert__(self) -> Literal:
         return Literal(self.column, not self.negated)
 
-    def describe(self, conditions: Sequence[Condition] | None = None) -> str:
-        """Return the readable text (``age > 41``), or ``x3`` / ``NOT x3`` without conditions."""
+    def describe(self, conditions: Sequence[Condition] | None = None,
+                 missing_settled: bool = False) -> str:
+        """Return the readable text (``age > 41``), or ``x3`` / ``NOT x3`` without conditions
+        (``missing_settled``: see :meth:`Condition.describe`)."""
         if conditions is not None:
-            return conditions[self.column].describe(self.negated)
+            return conditions[self.column].describe(self.negated, missing_settled)
         return f"NOT x{self.column}" if self.negated else f"x{self.column}"
 
 
@@ -602,14 +604,13 @@ class RuleSet:
         """The text of each literal of ``rule``; a negated threshold of a nullable feature
         drops its ``or x is missing`` where the rule settles it (``x is not missing`` in a
         DNF term, ``x is missing`` in a CNF clause)."""
-        if self.conditions is None:
+        conds = self.conditions
+        if conds is None:
             return [lit.describe() for lit in rule]
-        settled = {self.conditions[lit.column].group for lit in rule
-                   if self.conditions[lit.column].is_missing_indicator
+        settled = {conds[lit.column].group for lit in rule
+                   if conds[lit.column].is_missing_indicator
                    and lit.negated == (self.kind == "dnf")}
-        return [self.conditions[lit.column].describe(
-                    lit.negated, self.conditions[lit.column].group in settled)
-                for lit in rule]
+        return [lit.describe(conds, conds[lit.column].group in settled) for lit in rule]
 
     def class_text(self, label: Any) -> str:
         """Text of a one-vs-rest rule set for class ``label``: :meth:`to_text`, or
