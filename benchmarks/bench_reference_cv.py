@@ -240,7 +240,47 @@ def write_md(rows: list[dict], path: Path, argv: list[str]) -> None:
                                                                    "grid_mean")])
     lines.append(markdown_table(["method", "dataset", "seeds", "cv", "test-best", "grid mean"],
                                 table))
+    lines += ["", "## Like for like: CV-chosen against CV-chosen, on the same splits", "",
+              "Each satrules learner against the reference implementation of its "
+              "formulation, over the (data set, seed) splits both have: the mean "
+              "CV-chosen test accuracy of each, the mean paired difference ± its standard "
+              "error, and on how many splits satrules is ahead, level and behind.", ""]
+    lines.append(markdown_table(
+        ["satrules", "reference", "splits", "satrules cv", "reference cv", "difference",
+         "ahead / level / behind"], like_for_like(summary)))
     path.write_text("\n".join(lines) + "\n")
+
+
+#: which reference implementation each satrules learner is compared with
+COUNTERPART = {"imli": "pyrulelearn", "imli-tree": "pyrulelearn", "imlib": "dsm-imlib",
+               "imlib-paper": "dsm-imlib", "imlib-tree": "dsm-imlib"}
+
+
+def like_for_like(summary: list[dict]) -> list[list]:
+    """Rows of the paired comparison of each satrules learner with its reference.
+
+    Examples
+    --------
+    >>> s = [{"method": m, "dataset": "pima", "seed": 0, "cv_test": a}
+    ...      for m, a in (("imli", 0.8), ("pyrulelearn", 0.7))]
+    >>> like_for_like(s)
+    [['imli', 'pyrulelearn', 1, '0.800', '0.700', '+0.100', '1 / 0 / 0']]
+    """
+    cv = {(s["method"], s["dataset"], s["seed"]): s["cv_test"] for s in summary}
+    table = []
+    for method, reference in COUNTERPART.items():
+        pairs = [(a, cv[(reference, d, seed)]) for (m, d, seed), a in sorted(cv.items())
+                 if m == method and (reference, d, seed) in cv]
+        if not pairs:
+            continue
+        ours, theirs = np.array(pairs).T
+        diff = ours - theirs
+        se = f" ± {diff.std(ddof=1) / np.sqrt(len(diff)):.3f}" if len(diff) > 1 else ""
+        table.append([method, reference, len(pairs), f"{ours.mean():.3f}",
+                      f"{theirs.mean():.3f}", f"{diff.mean():+.3f}{se}",
+                      f"{int((diff > 1e-9).sum())} / {int((abs(diff) <= 1e-9).sum())} / "
+                      f"{int((diff < -1e-9).sum())}"])
+    return table
 
 
 def main(argv: list[str] | None = None) -> None:
