@@ -258,10 +258,7 @@ def _test_best(method, seed, split):
 
 def run_one(dataset, method, setting, seed, data, extra=None):
     """Fit one method on one split; return the result row."""
-    from sklearn.model_selection import train_test_split
-
-    X, y = data
-    split = train_test_split(X, y, test_size=0.2, stratify=y, random_state=seed)
+    split = _split(data, seed)
     X_train, _, y_train, _ = split
     if setting == "test-best":
         est, params, fit_time = _test_best(method, seed, split)
@@ -275,13 +272,19 @@ def run_one(dataset, method, setting, seed, data, extra=None):
     return _row(dataset, method, setting, seed, est, params, fit_time, split)
 
 
+def _split(data, seed: int):
+    """The stratified 80/20 split of ``data = (X, y)`` for ``seed``."""
+    from sklearn.model_selection import train_test_split
+
+    X, y = data
+    return train_test_split(X, y, test_size=0.2, stratify=y, random_state=seed)
+
+
 def retime(rows: list[dict], datasets: list[str], methods: list[str], dropna: bool) -> None:
     """Refit the ``cv`` rows of ``datasets`` x ``methods`` with their recorded grid point
     and replace their fit times (for rows fitted while other runs shared the cores).
 
     The refit must reproduce the recorded test accuracy, else ``RuntimeError``."""
-    from sklearn.model_selection import train_test_split
-
     data = {}
     for row in rows:
         dataset, method, seed = row["dataset"], row["method"], int(row["seed"])
@@ -289,8 +292,7 @@ def retime(rows: list[dict], datasets: list[str], methods: list[str], dropna: bo
             continue
         if dataset not in data:
             data[dataset] = load(dataset) if dropna else load_raw(dataset)
-        X_train, X_test, y_train, y_test = train_test_split(
-            *data[dataset], test_size=0.2, stratify=data[dataset][1], random_state=seed)
+        X_train, X_test, y_train, y_test = _split(data[dataset], seed)
         params = {k: json.loads(v) for k, v in (p.split("=", 1) for p in row["params"].split())}
         est = make(method, seed, **GRID_FIXED.get(method, {}), **params)
         fit_time = _timed_fit(est, X_train, y_train)
