@@ -123,8 +123,13 @@ def rules_text(est: Any) -> str:
                 parts.append(f"ELSE {est.classes_[default]}  (when several fire: the first "
                              f"of {', '.join(str(est.classes_[i]) for i in order)})")
         return "\n\n".join(parts)
-    text = str(rules)
     default = getattr(est, "default_", None)
+    rejected = getattr(est, "rejected_rules_", None)
+    if rejected is not None:   # CDPR's null test turned the selection down
+        return (f"Always {default}: the {len(rejected)} rules selected were not significantly "
+                f"better on the training data than predicting {default} for every row; "
+                "null_test=False keeps them.")
+    text = str(rules)
     return text + (f"\nELSE {default}" if default is not None else "")
 
 

@@ -3,7 +3,10 @@
 Pipeline (seed 000 §6.1): mine leaf rules from a tree ensemble fitted to the training data
 (:func:`satrules.mining.mine_rules`), keep B_{α,δ} (training accuracy ≥ α, width ≤ δ), select at
 most γ of them with GRA, GDY or the exact CDPRL model (:mod:`satrules.cdpr`), then classify with
-the selected rules and a default rule.
+the selected rules and a default rule.  With ``null_test=True`` (the default) the selected
+rules must also beat, in a sign test on the training rows, the constant prediction of the
+default class; otherwise the classifier predicts that constant (``rejected_rules_`` keeps
+the selection).
 
 References
 ----------
@@ -26,6 +29,7 @@ from satrules.binarize import MISSING, inspect_column, numeric_values
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
+from satrules.estimators._polish import SIGN_TESTS, significant
 from satrules.mining import mine_rules
 from satrules.rules import missing_mask
 
@@ -171,6 +175,24 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         Class of a sample matched by several rules: that of the matching rule with the highest
         training accuracy, or the largest training cover, or the majority of the matching
         rules' classes (ties to the most accurate rule); remaining ties go to the earlier pick.
+    null_test : bool, default=True
+        Keep the selected rules only if their training predictions beat the constant
+        prediction of the default class (``default_class``, else the majority class) in a
+        one-sided sign test: the training rows they get right and the constant gets wrong
+        (``fixed``) against the converse (``broken``), at the level ``significance``.
+        Otherwise, also when they change no training prediction, no rule is kept and every
+        row gets the default class (``rejected_rules_`` holds the selection,
+        ``null_test_`` the counts).  Rules that beat the majority class by a handful of
+        training rows are noise: on carData/Cowles the default selection was 2-3 points
+        better than the majority class in training and 1-7 points worse in test
+        (``docs/benchmarks.md``).
+    significance : float, default=2.0
+        Level of the null test as a z value (2: a one-sided p-value of at most 0.0228);
+        0 turns the test off.
+    sign_test : {"exact", "normal"}, default="exact"
+        The exact binomial sign test or its normal approximation
+        (:func:`satrules.estimators._polish.significant`), as in the IMLI and IMLIB
+        estimators.
     random_state : int, RandomState or None, default=None
         Seeds the tree ensemble and the exact backend; a fixed value makes ``fit``
         deterministic.
@@ -182,7 +204,15 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     rules_ : satrules.mining.Candidates
         Selected rules in pick order; ``print(clf.rules_)`` shows them as IF-THEN text.
     default_ : label
-        The class given to uncovered samples.
+        The class given to uncovered samples (to every sample when the null test turned
+        the selection down).
+    null_test_ : dict or None
+        ``{"fixed": int, "broken": int, "passed": bool}``: the null test's counts on the
+        training rows and its outcome (None when ``null_test`` is off or no rule was
+        selected).
+    rejected_rules_ : satrules.mining.Candidates or None
+        The selected rules when the null test turned them down (``rules_`` is then empty),
+        else None.
     candidates_ : int
         Number of mined rules (|A|).
     n_filtered_ : int
@@ -212,7 +242,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                  selection="static", lam=1.0, rho=0.1, miner="gbdt", n_estimators=50,
                  max_depth=4, backend="auto", time_limit=None, default_class=None,
                  handle_unknown="ignore", resolve="accuracy", max_levels="auto",
-                 random_state=None):
+                 null_test=True, significance=2.0, sign_test="exact", random_state=None):
         self.alpha = alpha
         self.beta = beta
         self.gamma = gamma
@@ -230,6 +260,9 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         self.handle_unknown = handle_unknown
         self.resolve = resolve
         self.max_levels = max_levels
+        self.null_test = null_test
+        self.significance = significance
+        self.sign_test = sign_test
         self.random_state = random_state
 
     def __sklearn_tags__(self):
@@ -261,6 +294,14 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                              f"{levels!r}")
         if self.resolve not in _RESOLVE:
             raise ValueError(f"resolve must be one of {_RESOLVE}, got {self.resolve!r}")
+        if not isinstance(self.null_test, (bool, np.bool_)):
+            raise ValueError(f"null_test must be True or False, got {self.null_test!r}")
+        if (isinstance(self.significance, bool) or not isinstance(self.significance, numbers.Real)
+                or not 0 <= self.significance < np.inf):
+            raise ValueError(f"significance must be a finite number >= 0, got "
+                             f"{self.significance!r}")
+        if self.sign_test not in SIGN_TESTS:
+            raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got {self.sign_test!r}")
 
     def fit(self, X, y):
         """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
@@ -301,7 +342,29 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
             pick = y_index[uncovered] if uncovered.any() else y_index
             self.default_ = self.classes_[np.bincount(pick, minlength=len(self.classes_))
                                           .argmax()]
+        self._null_test(encoded, y_index)
         return self
+
+    def _null_test(self, encoded, y_index):
+        """Turn the selection down unless it beats the constant default class (``null_test``)."""
+        self.null_test_, self.rejected_rules_ = None, None
+        if not self.null_test or self.significance <= 0 or len(self.rules_) == 0:
+            return
+        if self.default_class is not None:
+            constant = int(np.flatnonzero(self.classes_ == self.default_class)[0])
+        else:
+            constant = int(np.bincount(y_index).argmax())
+        predicted = self._predict_encoded(encoded)
+        right, right_before = predicted == self.classes_[y_index], y_index == constant
+        fixed = int(np.count_nonzero(right & ~right_before))
+        broken = int(np.count_nonzero(~right & right_before))
+        passed = bool(fixed + broken and significant(fixed, broken, float(self.significance),
+                                                     self.sign_test))
+        self.null_test_ = {"fixed": fixed, "broken": broken, "passed": passed}
+        if not passed:
+            self.rejected_rules_ = self.rules_
+            self.rules_ = self.rules_.subset(np.zeros(0, dtype=np.intp))
+            self.default_ = self.classes_[constant]
 
     def _select(self, covers, accuracy, rng):
         if covers.shape[0] == 0:
@@ -334,7 +397,13 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Predict with the selected rules; uncovered samples get ``default_``."""
-        covers = self._covers(X)
+        return self._predict_covers(self._covers(X))
+
+    def _predict_encoded(self, encoded):
+        """Predictions on an already encoded matrix (the training rows in ``fit``)."""
+        return self._predict_covers(self.rules_.cover(encoded))
+
+    def _predict_covers(self, covers):
         labels = self.classes_[self.rules_.labels]
         priority = (self.rules_.support if self.resolve == "coverage"
                     else self.rules_.accuracy)
