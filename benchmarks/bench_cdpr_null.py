@@ -1,0 +1,163 @@
+"""CDPRClassifier's null test on and off: the measurement behind ``null_test=True``.
+
+Fits ``CDPRClassifier(method=m, random_state=seed)`` with ``null_test=False`` and with
+the default ``null_test=True`` (the same mining and selection; the test only decides
+whether the selected rules or the constant default class predict) on
+
+* ``bench``: the fifteen data sets of :mod:`benchmarks.bench_learners`, as it loads them
+  (missing values left in, row names and ID columns dropped);
+* ``unseen``: the eight sets of :mod:`benchmarks.bench_unseen` (an ID column and missing
+  values left in);
+* ``more``: its eighteen ``--more`` sets,
+
+stratified 80/20 splits with seeds 0-2 (the splits of those benchmarks), and reports per
+method and group the mean test accuracy with the test off and on, their paired
+difference ± its standard error over the splits, how many fits the test turned down, and
+on how many sets (mean over the seeds) each is below the majority rate; then every set
+where a fit was turned down.
+
+Usage::
+
+    python benchmarks/bench_cdpr_null.py                       # GRA (the default method)
+    python benchmarks/bench_cdpr_null.py --methods exact --groups bench --out cdpr_null_exact
+
+Results: ``benchmarks/results/<out>.md`` and ``.csv`` (default ``cdpr_null``; one row per
+method, set and seed).  Rows are saved after every split; ``--resume`` skips those done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_unseen  # noqa: E402
+
+from benchmarks.datasets import load_raw  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+GROUPS = ("bench", "unseen", "more")
+BENCH = ("breast_cancer", "biopsy", "pima", "titanic", "credit", "creditcard", "swisslabor",
+         "mroz", "oj", "caravan", "cowles", "benefits", "stackoverflow", "wvs", "hpc")
+FIELDS = ("method", "group", "set", "seed", "majority", "acc_off", "acc_on", "fixed",
+          "broken", "passed", "rules")
+
+
+def data_sets(groups):
+    """Yield ``(group, name, X, y)`` in a fixed order: each held-out group draws its missing
+    values from a fresh generator, as ``bench_unseen`` does (same data, same splits)."""
+    if "bench" in groups:
+        for name in BENCH:
+            X, y = load_raw(name)
+            yield "bench", name, X, np.asarray(y)
+    held_out = {"unseen": [(p, n, t, ()) for p, n, t in bench_unseen.SETS],
+                "more": list(bench_unseen.MORE_SETS)}
+    for group, sets in held_out.items():
+        if group not in groups:
+            continue
+        rng = np.random.default_rng(0)
+        for package, name, target, drop in sets:
+            X, y = bench_unseen.load(package, name, target, rng, drop)
+            yield group, f"{package}/{name}", X, y
+
+
+def run(method, group, name, X, y, seed) -> dict:
+    from sklearn.model_selection import train_test_split
+
+    from satrules import CDPRClassifier
+
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, stratify=y,
+                                              random_state=seed)
+    fits = {}
+    for on in (False, True):
+        est = CDPRClassifier(method=method, null_test=on, random_state=seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fits[on] = est.fit(X_tr, y_tr)
+    record = fits[True].null_test_ or {"fixed": "", "broken": "", "passed": ""}
+    return {"method": method, "group": group, "set": name, "seed": seed,
+            "majority": float(pd.Series(y_te).value_counts(normalize=True).max()),
+            "acc_off": fits[False].score(X_te, y_te), "acc_on": fits[True].score(X_te, y_te),
+            "fixed": record["fixed"], "broken": record["broken"], "passed": record["passed"],
+            "rules": len(fits[False].rules_)}
+
+
+def report(rows: list[dict], command: str) -> str:
+    d = pd.DataFrame(rows)
+    d["diff"] = d.acc_on - d.acc_off
+    d["rejected"] = d.passed.astype(str) == "False"
+    lines = ["# CDPRClassifier: null test off and on", "",
+             f"`{command}` (protocol in its docstring; test accuracy).", "",
+             "| method | group | sets | splits | null_test=False | null_test=True | "
+             "paired difference | fits turned down | sets below majority (off / on) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for (method, group), g in d.groupby(["method", "group"], sort=False):
+        per_set = g.groupby("set")[["acc_off", "acc_on", "majority"]].mean()
+        below = [int((per_set[c] < per_set.majority - 1e-9).sum()) for c in ("acc_off", "acc_on")]
+        se = g["diff"].std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
+        lines.append(f"| {method} | {group} | {len(per_set)} | {len(g)} | "
+                     f"{g.acc_off.mean():.4f} | {g.acc_on.mean():.4f} | "
+                     f"{g['diff'].mean():+.4f} ± {se:.4f} | {int(g.rejected.sum())} | "
+                     f"{below[0]} / {below[1]} |")
+    lines += ["", "## Sets where a fit was turned down", "",
+              "Mean over the seeds; `down`: the seeds whose selection the test turned down "
+              "(fixed / broken training rows against the constant).", "",
+              "| method | set | majority | null_test=False | null_test=True | down |",
+              "|---|---|---|---|---|---|"]
+    for (method, name), g in d.groupby(["method", "set"], sort=False):
+        down = g[g.rejected]
+        if down.empty:
+            continue
+        seeds = ", ".join(f"{int(r.seed)} ({r.fixed}/{r.broken})" for r in down.itertuples())
+        lines.append(f"| {method} | {name} | {g.majority.mean():.3f} | {g.acc_off.mean():.3f} "
+                     f"| {g.acc_on.mean():.3f} | {seeds} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--methods", default="gra", help="comma-separated CDPR methods")
+    parser.add_argument("--groups", default=",".join(GROUPS), help="comma-separated groups")
+    parser.add_argument("--seeds", default="0,1,2")
+    parser.add_argument("--out", default="cdpr_null", help="results file stem")
+    parser.add_argument("--resume", action="store_true", help="skip splits already in the CSV")
+    args = parser.parse_args(argv)
+    command = " ".join(["python benchmarks/bench_cdpr_null.py",
+                        *(argv if argv is not None else sys.argv[1:])])
+    path = RESULTS / f"{args.out}.csv"
+    rows = []
+    if args.resume and path.exists():
+        with open(path, newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        for r in rows:
+            for k in ("majority", "acc_off", "acc_on"):
+                r[k] = float(r[k])
+    done = {(r["method"], r["set"], str(r["seed"])) for r in rows}
+    groups = set(args.groups.split(","))
+    for group, name, X, y in data_sets(groups):
+        for method in args.methods.split(","):
+            for seed in map(int, args.seeds.split(",")):
+                if (method, name, str(seed)) in done:
+                    continue
+                rows.append(run(method, group, name, X, y, seed))
+                print(rows[-1], flush=True)
+                with open(path, "w", newline="") as fh:
+                    writer = csv.DictWriter(fh, fieldnames=FIELDS)
+                    writer.writeheader()
+                    writer.writerows(rows)
+    text = report(rows, command)
+    (RESULTS / f"{args.out}.md").write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
