@@ -47,9 +47,9 @@ files (``--out``, ``--no-default`` for CV rows only) and are merged afterwards::
     python benchmarks/bench_learners.py --merge-from /tmp/a.csv
 
 Fit times measured while runs shared the cores overstate them; ``--retime`` refits the
-``cv`` rows of ``--datasets`` x ``--methods`` with their recorded grid points on an
-otherwise idle machine and replaces their fit times (the test accuracy must come out the
-same)::
+``cv`` rows (with their recorded grid points) and the ``default`` rows of ``--datasets``
+x ``--methods`` on an otherwise idle machine and replaces their fit times (the test
+accuracy must come out the same)::
 
     python benchmarks/bench_learners.py --retime --methods imlib --datasets hpc \
         --out benchmarks/results/learners
@@ -281,20 +281,23 @@ def _split(data, seed: int):
 
 
 def retime(rows: list[dict], datasets: list[str], methods: list[str], dropna: bool) -> None:
-    """Refit the ``cv`` rows of ``datasets`` x ``methods`` with their recorded grid point
-    and replace their fit times (for rows fitted while other runs shared the cores).
+    """Refit the ``cv`` and ``default`` rows of ``datasets`` x ``methods`` (``cv``: with
+    their recorded grid point) and replace their fit times (for rows fitted while other
+    runs shared the cores).
 
     The refit must reproduce the recorded test accuracy, else ``RuntimeError``."""
     data = {}
     for row in rows:
         dataset, method, seed = row["dataset"], row["method"], int(row["seed"])
-        if row["setting"] != "cv" or dataset not in datasets or method not in methods:
+        if row["setting"] not in ("cv", "default") or dataset not in datasets or \
+                method not in methods:
             continue
         if dataset not in data:
             data[dataset] = load(dataset) if dropna else load_raw(dataset)
         X_train, X_test, y_train, y_test = _split(data[dataset], seed)
         params = {k: json.loads(v) for k, v in (p.split("=", 1) for p in row["params"].split())}
-        est = make(method, seed, **GRID_FIXED.get(method, {}), **params)
+        fixed = GRID_FIXED.get(method, {}) if row["setting"] == "cv" else {}
+        est = make(method, seed, **fixed, **params)
         fit_time = _timed_fit(est, X_train, y_train)
         if round(est.score(X_test, y_test), 4) != float(row["test_acc"]):
             raise RuntimeError(f"refit of {dataset} {method} seed {seed} did not reproduce "
@@ -406,7 +409,8 @@ def main(argv=None) -> int:
                              "their rows replace rows of the same data set, method, "
                              "setting and seed; then the report is rewritten")
     parser.add_argument("--retime", action="store_true",
-                        help="refit the cv rows of --datasets x --methods in the CSV of --out "
+                        help="refit the cv and default rows of --datasets x --methods in the "
+                             "CSV of --out "
                              "alone, replace their fit times (the test accuracy must come out "
                              "the same), rewrite the report; for rows timed side by side")
     parser.add_argument("--setting", default="default",
