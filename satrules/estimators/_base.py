@@ -607,7 +607,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         ``null_test`` chose them over the rules learned).  One-vs-rest:
         one block per class (``No rule predicts <class>.`` for a class whose rules never
         fire, rather than ``IF FALSE``), then the documented tie rule (or, when the null
-        test turned all the rules down, the class always predicted).
+        test turned all the rules down or no class's rules can fire, the class always
+        predicted).
         """
         check_is_fitted(self, "rules_")
         if isinstance(self.rules_, RuleSet):
@@ -624,6 +625,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             return "\n\n".join(blocks) + (
                 f"\n\nAlways {self.classes_[default]}: the rules learned were not "
                 "significantly better on the training data; null_test=False keeps them.")
+        if all(r.never_true for r in self.rules_.values()):   # as report.rules_text says
+            return "\n\n".join(blocks) + f"\n\nAlways {self.classes_[default]}."
         return "\n\n".join(blocks) + (
             "\n\nWhen several classes fire, the first of "
             f"{[str(self.classes_[i]) for i in order]} wins; when none fires, "
