@@ -19,7 +19,8 @@ where a fit was turned down.
 Usage::
 
     python benchmarks/bench_cdpr_null.py                       # GRA (the default method)
-    python benchmarks/bench_cdpr_null.py --methods exact --groups bench --out cdpr_null_exact
+    python benchmarks/bench_cdpr_null.py --methods exact --out cdpr_null_exact
+    python benchmarks/bench_cdpr_null.py --groups unseen --seeds 0 --out /tmp/quick
 
 Results: ``benchmarks/results/<out>.md`` and ``.csv`` (default ``cdpr_null``; one row per
 method, set and seed).  Rows are saved after every split; ``--resume`` skips those done.
@@ -40,13 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_unseen  # noqa: E402
+from bench_learners import DATASETS, _split  # noqa: E402
 
 from benchmarks.datasets import load_raw  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GROUPS = ("bench", "unseen", "more")
-BENCH = ("breast_cancer", "biopsy", "pima", "titanic", "credit", "creditcard", "swisslabor",
-         "mroz", "oj", "caravan", "cowles", "benefits", "stackoverflow", "wvs", "hpc")
 FIELDS = ("method", "group", "set", "seed", "majority", "acc_off", "acc_on", "fixed",
           "broken", "passed", "rules")
 
@@ -55,7 +55,7 @@ def data_sets(groups):
     """Yield ``(group, name, X, y)`` in a fixed order: each held-out group draws its missing
     values from a fresh generator, as ``bench_unseen`` does (same data, same splits)."""
     if "bench" in groups:
-        for name in BENCH:
+        for name in DATASETS:
             X, y = load_raw(name)
             yield "bench", name, X, np.asarray(y)
     held_out = {"unseen": [(p, n, t, ()) for p, n, t in bench_unseen.SETS],
@@ -70,12 +70,9 @@ def data_sets(groups):
 
 
 def run(method, group, name, X, y, seed) -> dict:
-    from sklearn.model_selection import train_test_split
-
     from satrules import CDPRClassifier
 
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, stratify=y,
-                                              random_state=seed)
+    X_tr, X_te, y_tr, y_te = _split((X, y), seed)
     fits = {}
     for on in (False, True):
         est = CDPRClassifier(method=method, null_test=on, random_state=seed)
