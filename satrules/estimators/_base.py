@@ -85,7 +85,7 @@ from satrules.backends.registry import solve
 from satrules.binarize import ThresholdBinarizer, duplicate_names
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
-from satrules.estimators._polish import SIGN_TESTS, polish_rules, significant
+from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
@@ -427,11 +427,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             predicted = _ordered_predict(fires, *choose_class_order(fires, y,
                                                                     self.class_counts_))
         majority = int(np.argmax(self.class_counts_))
-        right, right_before = predicted == y, y == majority
-        fixed = int(np.count_nonzero(right & ~right_before))
-        broken = int(np.count_nonzero(~right & right_before))
-        if fixed + broken and significant(fixed, broken, float(self.significance),
-                                          self.sign_test):
+        if beats_constant(predicted, y, majority, float(self.significance),
+                          self.sign_test)[2]:
             return
         false, true = self._trivial_rule_sets(Xb.shape[1])
         for c in fitted:   # binary: the majority constant; one-vs-rest: no class fires

@@ -37,7 +37,7 @@ import numpy as np
 
 from satrules.rules import Literal, Rule, RuleSet
 
-__all__ = ["polish_rules", "significant"]
+__all__ = ["beats_constant", "polish_rules", "significant"]
 
 
 def _term_cover(X: np.ndarray, lits: list[Literal]) -> np.ndarray:
@@ -188,6 +188,27 @@ def significant(fixed, broken, min_z: float, sign_test: str = "exact"):
         p = binom.sf(fixed - 1, n, 0.5)
         return (n == 0) | ((fixed > broken) & (p <= norm.sf(min_z)))
     return fixed - broken >= min_z * np.sqrt(fixed + broken)
+
+
+def beats_constant(predicted, y, constant, min_z: float,
+                   sign_test: str = "exact") -> tuple[int, int, bool]:
+    """The null test: do predictions beat predicting ``constant`` for every row?
+
+    Returns ``(fixed, broken, passed)``: the rows ``predicted`` gets right and the
+    constant gets wrong, the converse, and whether they pass :func:`significant`
+    (never when they flip no row at all).
+
+    Examples
+    --------
+    >>> beats_constant(np.array([1, 1, 0, 0]), np.array([1, 1, 0, 0]), 0, 0.0)
+    (2, 0, True)
+    >>> beats_constant(np.zeros(4), np.array([1, 0, 0, 0]), 0, 2.0)
+    (0, 0, False)
+    """
+    right, right_before = np.asarray(predicted) == y, np.asarray(y) == constant
+    fixed = int(np.count_nonzero(right & ~right_before))
+    broken = int(np.count_nonzero(~right & right_before))
+    return fixed, broken, bool(fixed + broken and significant(fixed, broken, min_z, sign_test))
 
 
 def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, replace=False,

@@ -29,7 +29,7 @@ from satrules.binarize import MISSING, inspect_column, numeric_values
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
-from satrules.estimators._polish import SIGN_TESTS, significant
+from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.mining import mine_rules
 from satrules.rules import missing_mask
 
@@ -355,11 +355,9 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         else:
             constant = int(np.bincount(y_index).argmax())
         predicted = self._predict_encoded(encoded)
-        right, right_before = predicted == self.classes_[y_index], y_index == constant
-        fixed = int(np.count_nonzero(right & ~right_before))
-        broken = int(np.count_nonzero(~right & right_before))
-        passed = bool(fixed + broken and significant(fixed, broken, float(self.significance),
-                                                     self.sign_test))
+        fixed, broken, passed = beats_constant(predicted, self.classes_[y_index],
+                                               self.classes_[constant],
+                                               float(self.significance), self.sign_test)
         self.null_test_ = {"fixed": fixed, "broken": broken, "passed": passed}
         if not passed:
             self.rejected_rules_ = self.rules_
