@@ -24,6 +24,13 @@ Variants (``--variants``, comma-separated names):
                        ``tree-cuts`` was measured with 5 % before then);
 ``tree-cuts-leaf2``    the same with 2 %;
 ``tree-cuts-leaf1``    the same with 1 %;
+``tree-cuts-rows5``    ``thresholds="tree"`` with leaves of at least 5 rows as well as 1 %
+                       (``satrules.binarize.TREE_MIN_ROWS``);
+``tree-cuts-rows10``   the same with 10 rows;
+``tree-cuts-half``     ``thresholds="tree"`` with each tree grown on a fixed half of the
+                       training rows (stratified, seed 0), so that the cuts are not chosen
+                       on all the labels the sign tests of polishing then judge them on
+                       (an experiment, not an option);
 ``null-test``          ``null_test=True, sign_test="normal"`` (the final rules must also
                        pass the significance test against the better constant rule set);
 ``polish-empty``       polishing also starts from the empty rule set (greedy rule
@@ -93,6 +100,9 @@ VARIANTS = {
     "tree-cuts-leaf5": {"thresholds": "tree", "_tree_leaf": 0.05},
     "tree-cuts-leaf2": {"thresholds": "tree", "_tree_leaf": 0.02},
     "tree-cuts-leaf1": {"thresholds": "tree", "_tree_leaf": 0.01},
+    "tree-cuts-rows5": {"thresholds": "tree", "_tree_rows": 5},
+    "tree-cuts-rows10": {"thresholds": "tree", "_tree_rows": 10},
+    "tree-cuts-half": {"thresholds": "tree", "_tree_half": True},
     "null-test": {"null_test": True, "sign_test": "normal"},
     "polish-empty": {"_from_empty": True},
     "exact-sign": {"sign_test": "exact", "null_test": False},
@@ -118,6 +128,20 @@ def _estimator(method: str, seed: int, params: dict):
     return cls(random_state=seed, **params)
 
 
+def _half_tree_cuts(tree_cuts):
+    """``tree_cuts`` on a fixed stratified half of the rows (variant ``tree-cuts-half``)."""
+    def half(values, distinct, y, n_thresholds):
+        from sklearn.model_selection import train_test_split
+
+        try:
+            keep, _ = train_test_split(np.arange(len(values)), train_size=0.5, stratify=y,
+                                       random_state=0)
+        except ValueError:   # a class with one row
+            keep, _ = train_test_split(np.arange(len(values)), train_size=0.5, random_state=0)
+        return tree_cuts(values[keep], distinct, y[keep], n_thresholds)
+    return half
+
+
 def run(job: tuple) -> dict:
     """Fit one variant on one split; return its result row."""
     from sklearn.model_selection import train_test_split
@@ -129,8 +153,11 @@ def run(job: tuple) -> dict:
     import satrules.binarize as binarize
 
     params = dict(VARIANTS[variant])
-    leaf = binarize.TREE_MIN_LEAF
+    leaf, rows, cuts = binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts
     binarize.TREE_MIN_LEAF = params.pop("_tree_leaf", leaf)
+    binarize.TREE_MIN_ROWS = params.pop("_tree_rows", rows)
+    if params.pop("_tree_half", False):
+        binarize._tree_cuts = _half_tree_cuts(cuts)
     try:
         est = _estimator(method, seed, params)
         start = time.process_time()
@@ -139,7 +166,7 @@ def run(job: tuple) -> dict:
             est.fit(X_train, y_train)
         cpu = time.process_time() - start
     finally:
-        binarize.TREE_MIN_LEAF = leaf
+        binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts = leaf, rows, cuts
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3)}

@@ -249,15 +249,19 @@ def _quantile_cuts(values: np.ndarray, distinct: np.ndarray, n_thresholds: int) 
 #: (docs/benchmarks.md, "Supervised thresholds")
 TREE_MIN_LEAF = 0.01
 
+#: the same floor in rows (a leaf of 1 % of 155 rows is 2 rows); floors of 5 and 10 rows
+#: were no better on held-out sets (docs/benchmarks.md, "Cuts chosen on the labels")
+TREE_MIN_ROWS = 1
+
 
 def _tree_cuts(values: np.ndarray, distinct: np.ndarray, y: np.ndarray,
                n_thresholds: int) -> np.ndarray:
     """The cuts of a one-feature decision tree with ``n_thresholds + 1`` leaves of at least
-    :data:`TREE_MIN_LEAF` of the rows each, moved down to observed values (same rows on each
-    side)."""
+    :data:`TREE_MIN_LEAF` of the rows and :data:`TREE_MIN_ROWS` rows each, moved down to
+    observed values (same rows on each side)."""
     from sklearn.tree import DecisionTreeClassifier
 
-    leaf = max(1, int(np.ceil(TREE_MIN_LEAF * len(values))))
+    leaf = max(TREE_MIN_ROWS, 1, int(np.ceil(TREE_MIN_LEAF * len(values))))
     tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, min_samples_leaf=leaf,
                                   random_state=0).fit(values.reshape(-1, 1), y)
     split = tree.tree_.threshold[tree.tree_.feature >= 0]

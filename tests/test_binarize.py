@@ -187,7 +187,7 @@ def test_tree_thresholds_separate_as_the_tree_does(values, labels, n_thresholds,
     cuts = [c.value for c in tb.conditions_]
     assert cuts == sorted(set(cuts)) and cuts[-1] < X.max()
     quantile = {c.value for c in ThresholdBinarizer(n_thresholds=n_thresholds).fit(X).conditions_}
-    leaf = max(1, int(np.ceil(binarize.TREE_MIN_LEAF * len(y))))
+    leaf = max(binarize.TREE_MIN_ROWS, 1, int(np.ceil(binarize.TREE_MIN_LEAF * len(y))))
     tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, min_samples_leaf=leaf,
                                   random_state=0).fit(X, y)
     splits = tree.tree_.threshold[tree.tree_.feature >= 0]
@@ -223,6 +223,16 @@ def test_tree_thresholds_isolate_a_rare_tail():
     y = np.where(x > 0.97, "default", "paid")
     names = ThresholdBinarizer(thresholds="tree").fit(x[:, None], y).get_feature_names_out()
     assert "x0 <= 0.97" in names.tolist()
+
+
+def test_tree_leaves_have_a_floor_in_rows(monkeypatch):
+    """``TREE_MIN_ROWS`` bounds the leaves in rows as well: with a floor of 40 rows the
+    30-row tail above can no longer have a leaf of its own, and no cut falls above it."""
+    x = np.arange(1000) / 1000
+    y = np.where(x > 0.97, "default", "paid")
+    monkeypatch.setattr(binarize, "TREE_MIN_ROWS", 40)
+    tb = ThresholdBinarizer(thresholds="tree").fit(x[:, None], y)
+    assert max(c.value for c in tb.conditions_) <= 0.96
 
 
 def test_tree_thresholds_need_labels_and_a_known_method():
