@@ -42,6 +42,8 @@ Variants (``--variants``, comma-separated names):
 ``normal-sign``        ``sign_test="normal", null_test=False`` (the defaults before
                        2026-12-02, which is what ``default`` means in the results files
                        written before then);
+``prune``              every literal and rule of the final rules must pass the sign test
+                       on its own marginal effect (``prune_rules``; an experiment);
 ``whole-set``          no partitions: one CP-SAT solve of the objective over all training
                        rows, stopped after 20 s of CP-SAT's deterministic time (so the
                        result does not depend on the machine's speed), then the same
@@ -103,6 +105,7 @@ VARIANTS = {
     "tree-cuts-rows5": {"thresholds": "tree", "_tree_rows": 5},
     "tree-cuts-rows10": {"thresholds": "tree", "_tree_rows": 10},
     "tree-cuts-half": {"thresholds": "tree", "_tree_half": True},
+    "prune": {"_prune": True},
     "null-test": {"null_test": True, "sign_test": "normal"},
     "polish-empty": {"_from_empty": True},
     "exact-sign": {"sign_test": "exact", "null_test": False},
@@ -119,12 +122,13 @@ def _estimator(method: str, seed: int, params: dict):
     params = dict(params)
     replace = params.pop("_replace", True)
     from_empty = params.pop("_from_empty", False)
+    prune = params.pop("_prune", False)
     base = IMLIClassifier if method == "imli" else IMLIBClassifier
     if method == "imlib-paper":
         params["objective"] = "paper"
-    cls = base if replace and not from_empty else type(
+    cls = base if replace and not from_empty and not prune else type(
         f"{base.__name__}Variant", (base,),
-        {"_polish_replace": replace, "_polish_from_empty": from_empty})
+        {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune})
     return cls(random_state=seed, **params)
 
 

@@ -85,7 +85,7 @@ from satrules.backends.registry import solve
 from satrules.binarize import ThresholdBinarizer, duplicate_names
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
-from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules
+from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
@@ -255,6 +255,9 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
     #: polishing also starts from the empty rule set and keeps the better end (an
     #: experiment measured by benchmarks/bench_learner_variants.py; off by default)
     _polish_from_empty = False
+    #: every literal and rule of the final rules must pass the sign test on its own
+    #: marginal effect (:func:`~satrules.estimators._polish.prune_rules`; an experiment)
+    _prune = False
 
     #: scikit-learn estimator checks this family is known to fail, with the reason.
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
@@ -561,6 +564,11 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
                     best, record["objective"] = polished, obj
+        if self._prune and z > 0:
+            pruned = self._final_rules(prune_rules(best, Xb, y, z, self.sign_test))
+            if pruned.n_literals != best.n_literals:
+                record["pruned_from"] = record["objective"]
+                best, record["objective"] = pruned, self._objective(pruned, Xb, y)
         if not any(s.status.is_feasible for s in solutions):
             warnings.warn("no partition produced a solution within the time limit; the rule "
                           "set is the better of 'always true' and 'always false' on the "

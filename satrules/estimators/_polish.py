@@ -37,7 +37,7 @@ import numpy as np
 
 from satrules.rules import Literal, Rule, RuleSet
 
-__all__ = ["beats_constant", "polish_rules", "significant"]
+__all__ = ["beats_constant", "polish_rules", "prune_rules", "significant"]
 
 
 def _term_cover(X: np.ndarray, lits: list[Literal]) -> np.ndarray:
@@ -130,6 +130,87 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
             terms.pop(j)
         else:   # new rule
             terms.append([arg])
+    return RuleSet([Rule(tuple(t)) for t in terms], "dnf", rules.n_columns, rules.conditions,
+                   rules.label)
+
+
+def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
+                sign_test: str = "exact") -> RuleSet:
+    """Return ``rules`` without the literals and rules that do not pay their way.
+
+    The partition solves and polishing add a literal whenever it lowers the objective
+    on the rows they see; polishing's sign test guards its own moves, but not what the
+    solver put in.  Here every literal and every rule is tested as a polishing move that
+    added it would be (:func:`significant`): a literal on the rows only it keeps out of
+    its rule's cover (the negatives among them it gets right, the positives it gets
+    wrong), a rule on the rows only it covers (positives right, negatives wrong).  The
+    least significant part that fails is removed, and the test is repeated until every
+    part passes.  ``min_z = 0`` returns ``rules`` unchanged.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        A DNF or CNF over the columns of ``Xb``.
+    Xb : ndarray of shape (n_samples, n_columns), 0/1 or bool
+    y : ndarray of shape (n_samples,), bool
+        The labels the rule set should predict.
+    min_z : float
+        The level of the sign test, as a z value.
+    sign_test : {"exact", "normal"}
+
+    Returns
+    -------
+    RuleSet
+        Same kind, columns, conditions and label; its rules are subsets of the input's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.zeros((20, 2), dtype=bool)
+    >>> X[:10, 0] = True                      # x0 holds on the ten positives
+    >>> X[9, 1] = True                        # x1 on one of them, which is negative
+    >>> y = np.arange(20) < 9
+    >>> start = RuleSet([[Literal(0), Literal(1, True)]], "dnf", 2)
+    >>> print(prune_rules(start, X, y, min_z=2.0))   # NOT x1 fixes one row only
+    IF (x0)
+    THEN positive
+    """
+    if min_z <= 0:
+        return rules
+    X = np.asarray(Xb).astype(bool, copy=False)
+    y = np.asarray(y).astype(bool, copy=False)
+    if rules.kind == "cnf":
+        out = prune_rules(rules.negate(), X, ~y, min_z, sign_test).negate()
+        return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
+    terms = [list(rule.literals) for rule in rules.rules]
+    while terms:
+        covers = [_term_cover(X, t) for t in terms]
+        worst, worst_z = None, np.inf
+        for j, term in enumerate(terms):
+            others = np.zeros(len(y), dtype=bool)
+            for i, c in enumerate(covers):
+                if i != j:
+                    others |= c
+            alone = covers[j] & ~others
+            parts = [(("drop", j, None), np.count_nonzero(alone & y),
+                      np.count_nonzero(alone & ~y))]
+            for t in range(len(term) if len(term) > 1 else 0):
+                freed = _term_cover(X, term[:t] + term[t + 1:]) & ~covers[j] & ~others
+                parts.append((("remove", j, t), np.count_nonzero(freed & ~y),
+                              np.count_nonzero(freed & y)))
+            for move, fixed, broken in parts:
+                if fixed + broken and significant(fixed, broken, min_z, sign_test):
+                    continue
+                z = (fixed - broken) / np.sqrt(fixed + broken) if fixed + broken else -np.inf
+                if z < worst_z:
+                    worst, worst_z = move, z
+        if worst is None:
+            break
+        kind, j, t = worst
+        if kind == "drop":
+            terms.pop(j)
+        else:
+            terms[j] = terms[j][:t] + terms[j][t + 1:]
     return RuleSet([Rule(tuple(t)) for t in terms], "dnf", rules.n_columns, rules.conditions,
                    rules.label)
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satrules import IMLIBClassifier, IMLIClassifier
-from satrules.estimators._polish import polish_rules, significant
+from satrules.estimators._polish import polish_rules, prune_rules, significant
 from satrules.rules import Literal, Rule, RuleSet
 
 
@@ -82,6 +82,52 @@ def test_polish_is_a_local_optimum_and_never_worse(instance, min_z, replace, sig
             fixed = int(np.count_nonzero(flipped & (now != y)))
             broken = int(np.count_nonzero(flipped)) - fixed
             assert not significant(fixed, broken, min_z, sign_test), (other, fixed, broken)
+
+
+def _parts_pass(rules, X, y, min_z, sign_test):
+    """Brute force: does every rule, and every literal of a rule of two or more, change
+    some predictions, and pass the sign test on the rows it changes?"""
+    now = rules.evaluate(X)
+    terms = [list(r.literals) for r in rules.rules]
+    without = [terms[:j] + terms[j + 1:] for j in range(len(terms))]
+    without += [terms[:j] + [t[:i] + t[i + 1:]] + terms[j + 1:]
+                for j, t in enumerate(terms) if len(t) > 1 for i in range(len(t))]
+    for ts in without:
+        other = RuleSet([Rule(tuple(t)) for t in ts], "dnf", rules.n_columns).evaluate(X)
+        flipped = other != now
+        fixed = int(np.count_nonzero(flipped & (now == y)))
+        broken = int(np.count_nonzero(flipped)) - fixed
+        if not (fixed + broken and significant(fixed, broken, min_z, sign_test)):
+            return False
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(_instances(), st.sampled_from([1.0, 2.0]), st.sampled_from(["exact", "normal"]))
+def test_prune_keeps_only_significant_parts(instance, min_z, sign_test):
+    """After pruning, every rule and literal changes some predictions and passes the sign
+    test on them (checked by brute force); the rules are sub-rules of the input's, and
+    pruning again changes nothing.  min_z = 0 changes nothing at all."""
+    X, y, start, *_ = instance
+    pruned = prune_rules(start, X, y, min_z, sign_test)
+    assert _parts_pass(pruned, X, y, min_z, sign_test)
+    kept = [set(r.literals) for r in start.rules]
+    assert all(any(set(r.literals) <= k for k in kept) for r in pruned.rules)
+    assert prune_rules(pruned, X, y, min_z, sign_test) == pruned
+    assert prune_rules(start, X, y, 0.0) == start
+    cnf = prune_rules(start.negate(), X, ~y, min_z, sign_test)
+    assert np.array_equal(cnf.evaluate(X), ~pruned.evaluate(X))
+
+
+def test_prune_removes_a_literal_resting_on_one_row():
+    """The solver's 'AND NOT x1' that keeps one negative row out is dropped; the rule
+    itself (nine right, one wrong) stays."""
+    X = np.zeros((20, 2), dtype=bool)
+    X[:10, 0] = True
+    X[9, 1] = True
+    y = np.arange(20) < 9
+    start = RuleSet([[Literal(0), Literal(1, True)]], "dnf", 2)
+    assert prune_rules(start, X, y, 2.0) == RuleSet([[Literal(0)]], "dnf", 2)
 
 
 def test_min_z_refuses_a_move_resting_on_few_rows():
