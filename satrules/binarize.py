@@ -20,6 +20,10 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   than four significant digits is then moved up to the shortest decimal below the
   next observed value (:func:`short_threshold`): it separates the same training
   rows, and the number printed is the number stored;
+* **date** feature (``datetime64`` values, date or datetime objects, or strings that
+  are all ISO 8601 dates such as ``2004-01-31``): threshold columns as for an ordinal
+  feature, on the days since 1970-01-01, at observed days, printed as dates
+  (``visit <= 2004-01-31``); at transform the values must be dates too;
 * **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
   number): dropped with a warning and listed in ``dropped_features_``.
 
@@ -66,7 +70,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from satrules.rules import MISSING, Condition, missing_mask
+from satrules.rules import MISSING, Condition, date_days, missing_mask
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
            "inspect_column", "duplicate_names", "numeric_values", "short_threshold"]
@@ -111,6 +115,18 @@ def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
     if np.iscomplexobj(arr):
         raise ValueError("Complex data not supported")
     return list(arr.T), None
+
+
+def dates_as_objects(X: Any) -> Any:
+    """``X`` with any ``datetime64`` column of a DataFrame as Python objects, so that
+    scikit-learn's input check can hold it in one object array with the other columns
+    (numpy cannot promote datetime64 and float64 to a common type).  Other input is
+    returned as it is."""
+    if not _is_frame(X):
+        return X
+    dates = [c for c, dtype in zip(X.columns, X.dtypes, strict=True)
+             if getattr(dtype, "kind", None) == "M"]
+    return X.astype(dict.fromkeys(dates, object)) if dates else X
 
 
 def _frame_columns(X: Any) -> list[np.ndarray]:
@@ -269,14 +285,15 @@ def _tree_cuts(values: np.ndarray, distinct: np.ndarray, y: np.ndarray,
 
 
 def _thresholds(values: np.ndarray, n_thresholds: int, y: np.ndarray | None = None,
-                method: str = "quantile") -> np.ndarray:
+                method: str = "quantile", short: bool = True) -> np.ndarray:
     """Return the ascending thresholds of a numeric feature.
 
     ``"quantile"`` is pyrulelearn's ``_discretize``; ``"tree"`` takes the cuts of a
     one-feature decision tree on the labels ``y`` (the quantiles when it finds none);
     ``"both"`` the union of the two.  Each threshold is an observed value moved up to the
     shortest decimal below the next observed value (:func:`short_threshold`), so it
-    prints briefly and separates the same training rows.
+    prints briefly and separates the same training rows; ``short=False`` keeps the
+    observed values (dates: a threshold is a day that occurs in the data).
     """
     distinct = np.unique(values)
     cuts = _quantile_cuts(values, distinct, n_thresholds)
@@ -287,6 +304,8 @@ def _thresholds(values: np.ndarray, n_thresholds: int, y: np.ndarray | None = No
             cuts = np.union1d(cuts, tree)
         elif tree.size:
             cuts = tree
+    if not short:
+        return np.asarray(cuts, dtype=np.float64)
     above = distinct[np.searchsorted(distinct, cuts, side="right")]
     return np.array([short_threshold(float(t), float(u)) for t, u in zip(cuts, above,
                                                                           strict=True)])
@@ -310,7 +329,12 @@ _ID_NAME = re.compile(r"(^|[_\s.])[iI][dD]$|^[iI][dD]([_\s.]|$)|[a-z]I[dD]$"
 
 def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
                    categorical: bool = False) -> tuple[str, Any]:
-    """Classify one column: ``("numeric", floats)``, ``("categorical", None)`` or ``("id", why)``.
+    """Classify one column: ``("numeric", floats)``, ``("date", days)``, ``("categorical",
+    None)`` or ``("id", why)``.
+
+    A **date** column holds only dates (``datetime64``, date or datetime objects, or ISO
+    8601 strings such as ``2004-01-31``; see :func:`satrules.rules.date_days`); its values
+    are returned as days since 1970-01-01, and it is never ID-like.
 
     ``values`` are the column's non-missing values.  A column is **ID-like** (to be
     dropped) when it is categorical with more distinct values than the level limit
@@ -330,6 +354,10 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     """
     if max_levels is not None and name in ID_COLUMN_NAMES:
         return "id", "row labels written by R or pandas, not a feature"
+    if not categorical and values.dtype.kind in "MOU":
+        days = date_days(values)
+        if days is not None:
+            return "date", days
     numeric = None if categorical and values.dtype.kind not in "biuf" else \
         _as_numeric(values, name)
     if categorical or numeric is None:
@@ -536,6 +564,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         n_distinct = len(distinct) + int(has_missing)
         if n_distinct <= 1:
             return "constant", None, False
+        if kind == "date":   # thresholds on observed days, even for two dates
+            cuts = np.zeros(0) if len(distinct) <= 1 else \
+                _thresholds(numeric, self.n_thresholds, y, self.thresholds, short=False)
+            return "date", cuts, has_missing
         if len(distinct) == 2 and not has_missing:
             return "binary", distinct[1].item(), False
         if len(distinct) <= 1:  # one number plus missing: the missing column alone
@@ -553,10 +585,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return [Condition(name, "==", v, f, "categorical") for v in values]
         # with missing values, "x <= t" and "x > t" are separate columns, both 0 on a
         # missing row, so both literals read as they are written (module notes)
-        conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing)
+        unit = "date" if kind == "date" else ""
+        conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing, unit=unit)
                  for t in values]
         if with_missing:
-            conds += [Condition(name, ">", float(t), f, "ordinal", nullable=True)
+            conds += [Condition(name, ">", float(t), f, "ordinal", nullable=True, unit=unit)
                       for t in values]
             conds.append(Condition(name, "==", MISSING, f, "categorical"))
         return conds
@@ -587,7 +620,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             if kind in ("constant", "dropped"):
                 continue
             col, miss = self._clean(col, name)
-            if kind == "ordinal" and not with_missing and miss.any():
+            if kind in ("ordinal", "date") and not with_missing and miss.any():
                 unexpected.append(name)
             block = self._transform_feature(col, miss, kind, values, with_missing, name)
             out[:, start:start + block.shape[1]] = block
@@ -602,9 +635,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _transform_feature(col, miss, kind, values, with_missing, name) -> np.ndarray:
-        if kind == "ordinal":
+        if kind in ("ordinal", "date"):
             numeric = np.full(len(col), np.nan)
-            numeric[~miss] = numeric_values(col[~miss], name)
+            numeric[~miss] = (date_values if kind == "date" else numeric_values)(col[~miss], name)
             cuts = np.asarray(values, dtype=float)[None, :]
             with np.errstate(invalid="ignore"):   # NaN compares False: 0 in both directions
                 parts = [numeric[:, None] <= cuts]
@@ -640,3 +673,17 @@ def numeric_values(values: np.ndarray, name: str) -> np.ndarray:
             ) from None
     _check_finite(numeric, name)
     return numeric
+
+
+def date_values(values: np.ndarray, name: str) -> np.ndarray:
+    """Return the non-missing ``values`` of a feature that held dates in fit as days since
+    1970-01-01, or raise :class:`FeatureTypeError` naming the values that are not dates."""
+    days = date_days(values)
+    if days is None:
+        bad = list(dict.fromkeys(str(v) for v in values.tolist()
+                                 if date_days(np.array([v], dtype=object)) is None))
+        raise FeatureTypeError(
+            f"feature {name!r} held dates in fit but holds non-date value(s) {bad[:5]}"
+            f"{' ...' if len(bad) > 5 else ''}; pass ISO 8601 dates (2004-01-31), datetime64 "
+            "or datetime values (or NaN / NaT for missing)")
+    return days

@@ -35,7 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
-from satrules.rules import MISSING
+from satrules.rules import MISSING, format_day
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
@@ -126,6 +126,8 @@ class MinedRule:
     indicators: dict = field(default_factory=dict, hash=False)
     accuracy: float = float("nan")
     support: int = 0
+    #: indices of date features (days since 1970-01-01), whose bounds print as dates
+    dates: frozenset = frozenset()
 
     @property
     def width(self) -> int:
@@ -140,11 +142,12 @@ class MinedRule:
                 return f"{column} is {'' if np.isinf(hi) else 'not '}missing"
             # an indicator is 0/1 and trees split it at 0.5: "x > t" means "= value"
             return f"{column} {'=' if np.isinf(hi) else '!='} {value}"
+        fmt = format_day if feature in self.dates else _fmt
         if np.isinf(lo):
-            return f"{name} <= {_fmt(hi)}"
+            return f"{name} <= {fmt(hi)}"
         if np.isinf(hi):
-            return f"{name} > {_fmt(lo)}"
-        return f"{_fmt(lo)} < {name} <= {_fmt(hi)}"
+            return f"{name} > {fmt(lo)}"
+        return f"{fmt(lo)} < {name} <= {fmt(hi)}"
 
     def __str__(self) -> str:
         body = " AND ".join(self._condition_text(*c) for c in self.conditions) or "TRUE"
@@ -167,6 +170,8 @@ class Candidates:
     feature_names, class_names : sequence
     indicators : dict, optional
         Feature index -> ``(column, value)`` for one-hot indicator columns.
+    dates : iterable of int, optional
+        Indices of date features (values are days since 1970-01-01), printed as dates.
 
     Attributes
     ----------
@@ -177,7 +182,7 @@ class Candidates:
     """
 
     def __init__(self, lo, hi, labels, covers, accuracy, feature_names, class_names,
-                 indicators=None):
+                 indicators=None, dates=()):
         self.lo = np.asarray(lo, dtype=np.float64)
         self.hi = np.asarray(hi, dtype=np.float64)
         self.labels = np.asarray(labels, dtype=np.intp)
@@ -186,6 +191,7 @@ class Candidates:
         self.feature_names = tuple(str(name) for name in feature_names)
         self.class_names = tuple(class_names)
         self.indicators = dict(indicators or {})
+        self.dates = tuple(sorted(int(f) for f in dates))
         self.width = (np.isfinite(self.lo) | np.isfinite(self.hi)).sum(axis=1)
         self.support = np.asarray(self.covers.sum(axis=1)).ravel().astype(np.int64)
 
@@ -198,7 +204,7 @@ class Candidates:
                            for f in constrained)
         return MinedRule(conditions, int(self.labels[index]), self.feature_names,
                          self.class_names, self.indicators, float(self.accuracy[index]),
-                         int(self.support[index]))
+                         int(self.support[index]), frozenset(getattr(self, "dates", ())))
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -216,7 +222,7 @@ class Candidates:
             index = np.flatnonzero(index)
         return Candidates(self.lo[index], self.hi[index], self.labels[index],
                           self.covers[index], self.accuracy[index], self.feature_names,
-                          self.class_names, self.indicators)
+                          self.class_names, self.indicators, getattr(self, "dates", ()))
 
     def filter(self, alpha: float = 0.0, delta: int | None = None) -> np.ndarray:
         """Return the indices of B_{α,δ}: accuracy ≥ ``alpha`` and width ≤ ``delta``.

@@ -36,7 +36,9 @@ THEN positive
 
 from __future__ import annotations
 
+import datetime
 import numbers
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +51,58 @@ __all__ = ["Condition", "Literal", "Rule", "RuleSet", "MISSING"]
 MISSING = "<missing>"
 
 _NEGATED_OP = {"<=": ">", ">": "<=", "==": "!="}
+
+#: an ISO 8601 date, optionally with a time: 2004-01-31, 2004-01-31 13:45, 2004-01-31T13:45:10
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)?)?")
+_DAY_NS = 86_400 * 10**9
+
+
+def date_days(values: np.ndarray) -> np.ndarray | None:
+    """Return non-missing date ``values`` as days since 1970-01-01 (float64), or None.
+
+    Dates are numpy ``datetime64`` values, ``datetime.date`` / ``datetime.datetime`` /
+    ``pandas.Timestamp`` objects (time zones converted to UTC), or ISO 8601 strings
+    (``2004-01-31``, optionally with a time ``13:45`` or ``13:45:10``).  None when any
+    value is none of these or is not a valid date.
+
+    Examples
+    --------
+    >>> date_days(np.array(["1970-01-02", "1970-01-03 12:00"], dtype=object)).tolist()
+    [1.0, 2.5]
+    >>> date_days(np.array(["1970-01-02", "soon"], dtype=object)) is None
+    True
+    """
+    if values.dtype.kind == "M":
+        return values.astype("datetime64[ns]").astype(np.int64) / _DAY_NS
+    if values.dtype.kind not in "OU" or len(values) == 0:
+        return None
+    import pandas as pd
+
+    items = values.tolist()
+    if all(isinstance(v, str) for v in items):
+        if not all(_ISO_DATE.fullmatch(v) for v in set(items)):
+            return None
+        options = {"format": "ISO8601"}
+    elif all(isinstance(v, datetime.date | np.datetime64) for v in items):
+        options = {}
+    else:
+        return None
+    try:
+        stamps = pd.to_datetime(pd.Series(items, dtype=object), utc=True, **options)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return stamps.dt.tz_localize(None).to_numpy("datetime64[ns]").astype(np.int64) / _DAY_NS
+
+
+def format_day(days: float) -> str:
+    """The date (and time, unless it is midnight) ``days`` after 1970-01-01.
+
+    >>> format_day(12418.0), format_day(12418.5)
+    ('2004-01-01', '2004-01-01 12:00:00')
+    """
+    stamp = np.datetime64(round(float(days) * _DAY_NS), "ns")
+    text = str(stamp.astype("datetime64[s]")).replace("T", " ")
+    return text[:10] if text.endswith("00:00:00") else text
 _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 
 
@@ -96,6 +150,9 @@ class Condition:
         The feature had missing values in training: this threshold column is 0
         on a missing value, so the *negated* literal holds there and reads
         ``(age > 40 or age is missing)``.
+    unit : {"", "date"}, default=""
+        ``"date"``: the feature holds dates and the threshold is a number of days since
+        1970-01-01, printed as a date (``visit <= 2004-01-31``).
 
     Examples
     --------
@@ -106,6 +163,8 @@ class Condition:
     '(age <= 40 or age is missing)'
     >>> Condition("age", "==", MISSING, group=0, kind="categorical").describe()
     'age is missing'
+    >>> Condition("visit", "<=", 12418.0, group=0, unit="date").describe(negated=True)
+    'visit > 2004-01-01'
     """
 
     feature: str
@@ -114,8 +173,11 @@ class Condition:
     group: int
     kind: str = "ordinal"
     nullable: bool = False
+    unit: str = ""
 
     def __post_init__(self) -> None:
+        if self.unit not in ("", "date"):
+            raise ValueError(f"Condition unit must be '' or 'date', got {self.unit!r}")
         if self.op not in _NEGATED_OP:
             raise ValueError(f"Condition op must be '<=', '>' or '==', got {self.op!r}")
         if self.kind not in ("ordinal", "categorical", "binary"):
@@ -134,7 +196,9 @@ class Condition:
         value = _plain(self.value)
         if self.is_missing_indicator:
             return f"{self.feature} is {'not ' if negated else ''}missing"
-        if isinstance(value, float) and value.is_integer():
+        if self.unit == "date" and self.op != "==":
+            shown = format_day(value)
+        elif isinstance(value, float) and value.is_integer():
             shown = str(int(value)) if abs(value) < 1e15 else repr(value)
         else:
             shown = str(value)
@@ -160,7 +224,15 @@ class Condition:
         miss = missing_mask(values)
         if self.op in ("<=", ">"):
             numeric = np.full(len(values), np.nan)
-            numeric[~miss] = values[~miss].astype(np.float64)
+            if self.unit == "date":
+                days = date_days(values[~miss])
+                if days is None:
+                    raise ValueError(f"feature {self.feature!r} holds dates, but some values "
+                                     "are not dates (ISO 8601 strings such as 2004-01-31, "
+                                     "datetime64 or datetime objects)")
+                numeric[~miss] = days
+            else:
+                numeric[~miss] = values[~miss].astype(np.float64)
             with np.errstate(invalid="ignore"):
                 held = numeric <= float(self.value) if self.op == "<=" else \
                     numeric > float(self.value)
@@ -176,13 +248,16 @@ class Condition:
                 "group": int(self.group), "kind": self.kind}
         if self.nullable:   # written only when set, so older files read unchanged
             data["nullable"] = True
+        if self.unit:
+            data["unit"] = self.unit
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Condition:
         """Rebuild a condition written by :meth:`to_dict`."""
         return cls(data["feature"], data["op"], data["value"], int(data["group"]),
-                   data.get("kind", "ordinal"), bool(data.get("nullable", False)))
+                   data.get("kind", "ordinal"), bool(data.get("nullable", False)),
+                   str(data.get("unit", "")))
 
 
 @dataclass(frozen=True, order=True)

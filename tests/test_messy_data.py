@@ -6,6 +6,7 @@ Data are generated here (tests never download); docs/messy_data.md states the se
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -405,3 +406,106 @@ def test_identifier_names(name, dropped):
         tb = ThresholdBinarizer().fit(frame)
     assert (name in tb.dropped_features_) is dropped
     assert tb.feature_kinds_[name] == ("dropped" if dropped else "ordinal")
+
+
+# ---------------------------------------------------------------- dates
+def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """Visit dates (some missing) whose label flips on 2004-01-01, and a noise column."""
+    rng = np.random.default_rng(seed)
+    when = pd.Timestamp("2000-01-01") + pd.to_timedelta(rng.integers(0, 3000, n), unit="D")
+    X = pd.DataFrame({"visit": when, "noise": rng.normal(size=n)})
+    y = np.where(X["visit"] >= pd.Timestamp("2004-01-01"), "late", "early")
+    X.loc[rng.random(n) < 0.05, "visit"] = pd.NaT
+    return X, y
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("form", ["datetime64", "iso-strings", "timestamps"])
+def test_dates_are_ordered_features_printed_as_dates(est, form):
+    """A date column (datetime64, ISO strings or Timestamp objects; NaT missing) is neither
+    an error nor an ID: the rules cut it at a date, print that date, and predict alike
+    whichever of the three forms the dates come in at predict."""
+    X, y = visits()
+    forms = {"datetime64": X,
+             "iso-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%d")),
+             "timestamps": X.assign(visit=X["visit"].astype(object))}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)   # no column dropped as ID-like
+        est.fit(forms[form], y)
+    assert est.score(forms[form], y) > 0.9
+    text = est.to_text() if hasattr(est, "to_text") else str(est.rules_)
+    cuts = [pd.Timestamp(d) for d in re.findall(r"visit [<>]=? (\d{4}-\d{2}-\d{2})", text)]
+    seen = X["visit"].dropna()
+    last_early, first_late = seen[seen < "2004-01-01"].max(), seen[seen >= "2004-01-01"].min()
+    assert cuts and all(last_early <= c < first_late for c in cuts), text
+    want = est.predict(forms[form])
+    for other in forms.values():
+        assert (est.predict(other) == want).all()
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_non_dates_at_predict_in_a_date_feature_raise(est):
+    """A value that is not a date, in a feature that held dates in fit, is an error that
+    names it (not a silent ELSE)."""
+    X, y = visits()
+    est.fit(X, y)
+    bad = X.assign(visit=X["visit"].dt.strftime("%Y-%m-%d"))
+    bad.loc[3, "visit"] = "next week"
+    with pytest.raises(FeatureTypeError, match="next week"):
+        est.predict(bad)
+
+
+@pytest.mark.parametrize("thresholds", ["quantile", "tree"])
+def test_date_columns_split_as_their_day_numbers(thresholds):
+    """Binarizing dates gives the training columns that binarizing their day numbers gives
+    (thresholds at observed days instead of short decimals in the gaps)."""
+    rng = np.random.default_rng(1)
+    days = rng.integers(10_000, 10_400, 150).astype(float)
+    y = np.where(days + rng.normal(0, 40, 150) > 10_200, "a", "b")
+    dates = pd.DataFrame({"d": pd.to_datetime(days, unit="D")})
+    as_dates = ThresholdBinarizer(thresholds=thresholds).fit(dates, y)
+    as_days = ThresholdBinarizer(thresholds=thresholds).fit(days[:, None], y)
+    assert as_dates.feature_kinds_ == {"d": "date"}
+    assert (as_dates.transform(dates) == as_days.transform(days[:, None])).all()
+    for cond, name in zip(as_dates.conditions_, as_dates.get_feature_names_out(), strict=True):
+        assert float(cond.value).is_integer() and name == f"d <= {cond.describe()[5:]}"
+        assert pd.Timestamp(name[5:]) in set(dates["d"])
+
+
+def test_strings_that_are_not_all_dates_stay_categorical():
+    """Only columns whose every value is an ISO date are dates ('2004-13-45' is not)."""
+    X = pd.DataFrame({"d": ["2004-01-01", "2004-13-45", "2005-02-03"] * 10})
+    tb = ThresholdBinarizer().fit(X)
+    assert tb.feature_kinds_["d"] == "categorical"
+
+
+def _text(est) -> str:
+    return est.to_text() if hasattr(est, "to_text") else str(est.rules_)
+
+
+def test_dated_rules_survive_save_and_load(tmp_path):
+    """A saved IMLI or CDPR model with a date feature loads with the same text and
+    predictions, on dates given as strings too."""
+    X, y = visits()
+    strings = X.assign(visit=X["visit"].dt.strftime("%Y-%m-%d"))
+    for est in (IMLIClassifier(random_state=0, backend=BACKEND),
+                CDPRClassifier(gamma=4, n_estimators=10, max_depth=3, random_state=0)):
+        est.fit(X, y)
+        path = est.save(tmp_path / f"{type(est).__name__}.json")
+        again = type(est).load(path)
+        assert _text(again) == _text(est)
+        assert (again.predict(strings) == est.predict(X)).all()
+
+
+def test_cli_learns_a_date_column_from_a_csv(tmp_path, capsys):
+    """satrules learn on a CSV whose dates are ISO strings prints a rule on the date."""
+    from satrules.cli import main
+
+    X, y = visits()
+    X["outcome"] = y
+    train = tmp_path / "visits.csv"
+    X.to_csv(train, index=False)
+    assert main(["learn", str(train), "--target", "outcome", "--method", "imli",
+                 "--backend", BACKEND, "--out", str(tmp_path / "rules.json")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"visit (>|<=) 2003-12-", out), out

@@ -19,7 +19,7 @@ from satrules.rules import MISSING
 
 __all__ = ["check_loaded"]
 
-_KINDS = ("constant", "binary", "categorical", "ordinal", "dropped")
+_KINDS = ("constant", "binary", "categorical", "ordinal", "date", "dropped")
 
 
 def _fail(message: str) -> None:
@@ -138,8 +138,9 @@ def _check_encoder(encoder: Any, est: Any) -> None:
         ["numeric" if c is None else "categorical" for c in cats]
     nullable = getattr(encoder, "nullable", None) or [False] * len(kinds)
     if not isinstance(kinds, list) or len(kinds) != len(names) or not all(
-            k in ("numeric", "categorical", "dropped") for k in kinds):
-        _fail("encoder_.kinds must hold, per feature, 'numeric', 'categorical' or 'dropped'")
+            k in ("numeric", "date", "categorical", "dropped") for k in kinds):
+        _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'categorical' or "
+              "'dropped'")
     if not isinstance(nullable, list) or len(nullable) != len(names) or not all(
             isinstance(v, bool) for v in nullable):
         _fail("encoder_.nullable must hold one bool per feature")
@@ -147,7 +148,7 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     for name, values, kind, has_missing in zip(names, cats, kinds, nullable, strict=True):
         if kind == "dropped":
             continue
-        if kind == "numeric":
+        if kind in ("numeric", "date"):
             columns.append(name)
             values = np.array([MISSING]) if has_missing else None
         for value in values.tolist() if values is not None else []:
@@ -189,7 +190,7 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 or not isinstance(spec[2], bool):
             _fail(f"{where} must be (kind, values, has_missing) with kind one of {_KINDS}")
         kind, values, with_missing = spec
-        if kind == "ordinal":
+        if kind in ("ordinal", "date"):
             thresholds = np.asarray(values, dtype=float) if isinstance(values, np.ndarray) \
                 else None
             if thresholds is None or thresholds.ndim != 1:

@@ -25,7 +25,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from satrules import metrics
-from satrules.binarize import MISSING, inspect_column, numeric_values
+from satrules.binarize import MISSING, date_values, dates_as_objects, inspect_column, numeric_values
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
@@ -72,20 +72,27 @@ class _ColumnEncoder:
                 cats = None
             self.kinds.append(kind)
             self.categories.append(cats)
-            self.nullable.append(kind == "numeric" and bool(miss.any()))
+            self.nullable.append(kind in ("numeric", "date") and bool(miss.any()))
         if self.dropped:
             warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
                           + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
                           UserWarning, stacklevel=3)
         self.feature_names, self.indicators = [], {}
         for j, cats in enumerate(self.categories):
-            if self.kinds[j] == "numeric":
+            if self.kinds[j] in ("numeric", "date"):
                 self.feature_names.append(self.names[j])
                 cats = [MISSING] if self.nullable[j] else []
             for value in cats if cats is not None else []:
                 self.indicators[len(self.feature_names)] = (self.names[j], value)
                 self.feature_names.append(f"{self.names[j]}={value}")
         return self
+
+    def date_features(self) -> list[int]:
+        """Indices, among ``feature_names``, of the columns that hold dates (as days)."""
+        kinds = getattr(self, "kinds", None) or []
+        return [self.feature_names.index(name) for name, kind in zip(self.names, kinds,
+                                                                     strict=False)
+                if kind == "date"]
 
     def _check_finite(self, values, j):
         if np.isinf(values).any():
@@ -102,9 +109,10 @@ class _ColumnEncoder:
             if kind == "dropped":
                 continue
             miss = missing_mask(column)
-            if kind == "numeric":
+            if kind in ("numeric", "date"):
                 values = np.full(len(column), np.nan)
-                values[~miss] = numeric_values(column[~miss], self.names[j])
+                values[~miss] = (date_values if kind == "date" else numeric_values)(
+                    column[~miss], self.names[j])
                 blocks.append(values[:, None])
                 if nullable[j]:
                     blocks.append(miss[:, None].astype(np.float64))
@@ -306,7 +314,8 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
-        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
+        X, y = validate_data(self, dates_as_objects(X), y, dtype=None,
+                               ensure_all_finite=False)
         check_label_types(y)
         check_classification_targets(y)
         self._check_params()
@@ -331,6 +340,13 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                            feature_names=self.encoder_.feature_names,
                            indicators=self.encoder_.indicators)
         cands.class_names = tuple(self.classes_.tolist())
+        cands.dates = tuple(self.encoder_.date_features())
+        for f in cands.dates:   # whole days: bounds moved down to a day split alike
+            values = encoded[:, f][~np.isnan(encoded[:, f])]
+            if np.array_equal(values, np.round(values)):
+                for bounds in (cands.lo, cands.hi):
+                    finite = np.isfinite(bounds[:, f])
+                    bounds[finite, f] = np.floor(bounds[finite, f])
         pool = cands.filter(self.alpha, self.delta)
         self.candidates_, self.n_filtered_ = len(cands), len(pool)
         self.result_ = self._select(cands.covers[pool], cands.accuracy[pool], rng)
@@ -390,7 +406,8 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
 
     def _covers(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
+        X = validate_data(self, dates_as_objects(X), reset=False, dtype=None,
+                          ensure_all_finite=False)
         return self.rules_.cover(self.encoder_.transform(X, self.handle_unknown))
 
     def predict(self, X):
