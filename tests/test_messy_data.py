@@ -455,6 +455,17 @@ def test_non_dates_at_predict_in_a_date_feature_raise(est):
         est.predict(bad)
 
 
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_dates_all_missing_at_predict_are_missing_not_an_error(est):
+    """A predict batch whose dates are all missing (survival/udca's test split of
+    `ascites.dt`, read as floats) takes the missing-value reading, as for numbers."""
+    X, y = visits()
+    est.fit(X.assign(visit=X["visit"].dt.strftime("%Y-%m-%d")), y)
+    missing = X.assign(visit=np.nan)
+    assert len(est.predict(missing)) == len(X)
+    assert len(est.predict(X.assign(visit=pd.NaT))) == len(X)
+
+
 @pytest.mark.parametrize("thresholds", ["quantile", "tree"])
 def test_date_columns_split_as_their_day_numbers(thresholds):
     """Binarizing dates gives the training columns that binarizing their day numbers gives
