@@ -44,6 +44,8 @@ Variants (``--variants``, comma-separated names):
                        written before then);
 ``prune``              every literal and rule of the final rules must pass the sign test
                        on its own marginal effect (``prune_rules``; an experiment);
+``no-dates``           date columns are not recognised (as before 2026-12-02: ISO date
+                       strings are categories, dropped as ID-like when they have many);
 ``whole-set``          no partitions: one CP-SAT solve of the objective over all training
                        rows, stopped after 20 s of CP-SAT's deterministic time (so the
                        result does not depend on the machine's speed), then the same
@@ -106,6 +108,7 @@ VARIANTS = {
     "tree-cuts-rows10": {"thresholds": "tree", "_tree_rows": 10},
     "tree-cuts-half": {"thresholds": "tree", "_tree_half": True},
     "prune": {"_prune": True},
+    "no-dates": {"_no_dates": True},
     "null-test": {"null_test": True, "sign_test": "normal"},
     "polish-empty": {"_from_empty": True},
     "exact-sign": {"sign_test": "exact", "null_test": False},
@@ -162,6 +165,9 @@ def run(job: tuple) -> dict:
     binarize.TREE_MIN_ROWS = params.pop("_tree_rows", rows)
     if params.pop("_tree_half", False):
         binarize._tree_cuts = _half_tree_cuts(cuts)
+    days = binarize.date_days
+    if params.pop("_no_dates", False):
+        binarize.date_days = lambda values: None
     try:
         est = _estimator(method, seed, params)
         start = time.process_time()
@@ -171,6 +177,7 @@ def run(job: tuple) -> dict:
         cpu = time.process_time() - start
     finally:
         binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts = leaf, rows, cuts
+        binarize.date_days = days
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3)}
