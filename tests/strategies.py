@@ -45,6 +45,19 @@ def tiny_models(draw, max_vars: int = 6, max_hard: int = 6, max_soft: int = 6,
     return m
 
 
+def float_bound_model() -> Model:
+    """Return: x (hard); soft (x or not x), not x, not x with weights 20935261115, 1 and
+    87639201966 -- optimum 87639201967, which CP-SAT reported as the float bound
+    87639201967.00002 (found by hypothesis under ``pytest -n 4``)."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_hard([x])
+    m.add_soft([x, -x], 20935261115)
+    m.add_soft([-x], 1)
+    m.add_soft([-x], 87639201966)
+    return m
+
+
 def either_or_model(weight_x: int, weight_y: int) -> Model:
     """Return: x or y (hard); soft not x (``weight_x``), not y (``weight_y``).
 

@@ -28,7 +28,8 @@ rounds a weight.
 Optimality: ``absolute_gap_limit`` is set to 0.5 and ``relative_gap_limit``
 to 0, so on an integer objective CP-SAT only stops with OPTIMAL when the bound
 equals the objective; the backend re-checks ``best_objective_bound`` and
-reports it as the lower bound.  CP-SAT reports both as floats, so when the
+reports it as the lower bound (a float within a few units in the last place of an
+integer is that integer; see ``_integer_bound``).  CP-SAT reports both as floats, so when the
 (rescaled) weight sum reaches ``2**53`` neither the engine's cost nor its bound
 is reported (they can be off by more than 1); the cost is always the IR's.
 
@@ -65,6 +66,23 @@ MAX_OBJECTIVE = 2**61
 #: CP-SAT reports objective and bound as floats, computed through the offset of the negated
 #: soft literals (sum of weights); only below this weight sum are they exact integers.
 _FLOAT_EXACT = 2**53
+
+
+def _integer_bound(bound: float) -> int:
+    """CP-SAT's float bound on an integer objective, as the integer bound it proves.
+
+    The float carries rounding error of a few units in the last place, more than a fixed
+    epsilon once the objective is large (87639201967 came back as 87639201967.00002, and
+    ``ceil`` made it a bound above the optimum): a float that close to an integer is that
+    integer, any other is rounded up.
+
+    >>> _integer_bound(87639201967.00002), _integer_bound(2.5), _integer_bound(3.0000001)
+    (87639201967, 3, 4)
+    """
+    near = round(bound)
+    if abs(bound - near) <= 16 * math.ulp(bound) + 1e-9:
+        return int(near)
+    return math.ceil(bound)
 
 
 def _status_map() -> dict[int, Status]:
@@ -199,7 +217,7 @@ class CPSATBackend(BackendBase):
             if status is Status.OPTIMAL and objective - bound >= 0.5:
                 status = Status.FEASIBLE  # a gap limit stopped the search, not a proof
             reported = (round(objective) + offset) * scale
-            lower_bound = (math.ceil(bound - 1e-6) + offset) * scale
+            lower_bound = (_integer_bound(bound) + offset) * scale
         # else: the floats may be off by more than 1 (e.g. 2**60 + 1 - 2**60 == 0.0), so
         # neither is reported; CP-SAT's own integer search still decides OPTIMAL exactly
         message = f"weights divided by their gcd {scale}" if scale > 1 else ""
