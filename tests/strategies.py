@@ -58,6 +58,18 @@ def float_bound_model() -> Model:
     return m
 
 
+def offset_noise_model() -> Model:
+    """Return: softs x (53251447202), (x or not x) (129), not x (86), no hard clause --
+    optimum 86, which CP-SAT reported as the float 86.0000038: its rounding error scales
+    with the weight sum (found by hypothesis under ``pytest -n 4``)."""
+    m = Model()
+    x = m.new_var("x")
+    m.add_soft([x], 53251447202)
+    m.add_soft([x, -x], 129)
+    m.add_soft([-x], 86)
+    return m
+
+
 def either_or_model(weight_x: int, weight_y: int) -> Model:
     """Return: x or y (hard); soft not x (``weight_x``), not y (``weight_y``).
 

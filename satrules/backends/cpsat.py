@@ -28,10 +28,13 @@ rounds a weight.
 Optimality: ``absolute_gap_limit`` is set to 0.5 and ``relative_gap_limit``
 to 0, so on an integer objective CP-SAT only stops with OPTIMAL when the bound
 equals the objective; the backend re-checks ``best_objective_bound`` and
-reports it as the lower bound (a float within a few units in the last place of an
-integer is that integer; see ``_integer_bound``).  CP-SAT reports both as floats, so when the
-(rescaled) weight sum reaches ``2**53`` neither the engine's cost nor its bound
-is reported (they can be off by more than 1); the cost is always the IR's.
+reports it as the lower bound.  CP-SAT reports both as floats computed through the
+sum of the weights, so their rounding error scales with that sum, not with the
+optimum (86 came back as 86.0000038 for weights summing to 5.3e10): a float within 16
+units in the last place of the weight sum of an integer is that integer (see
+``_integer_bound``), and when the (rescaled) weight sum reaches ``2**46``, where that
+tolerance nears 0.5, neither the engine's cost nor its bound is reported; the cost is
+always the IR's.
 
 Determinism: one worker and ``random_seed=0`` unless asked otherwise; with a
 wall-clock limit the result may still depend on timing.
@@ -64,23 +67,35 @@ __all__ = ["CPSATBackend", "MAX_OBJECTIVE"]
 #: Largest soft weight sum handed to CP-SAT (2**61 passes its overflow check, 2**62 fails).
 MAX_OBJECTIVE = 2**61
 #: CP-SAT reports objective and bound as floats, computed through the offset of the negated
-#: soft literals (sum of weights); only below this weight sum are they exact integers.
-_FLOAT_EXACT = 2**53
+#: soft literals (sum of weights); only below this weight sum is their rounding error
+#: (:func:`_tolerance`) safely below 0.5.
+_FLOAT_EXACT = 2**46
 
 
-def _integer_bound(bound: float) -> int:
+def _tolerance(weight_sum: int) -> float:
+    """How far CP-SAT's float objective and bound may be from the integers they stand
+    for: 16 units in the last place of the weight sum they are computed through.
+
+    >>> _tolerance(53251447417) < 1e-3, 0.25 <= _tolerance(2**46) < 0.26
+    (True, True)
+    """
+    return 16 * math.ulp(float(weight_sum)) + 1e-9
+
+
+def _integer_bound(bound: float, tolerance: float) -> int:
     """CP-SAT's float bound on an integer objective, as the integer bound it proves.
 
-    The float carries rounding error of a few units in the last place, more than a fixed
-    epsilon once the objective is large (87639201967 came back as 87639201967.00002, and
-    ``ceil`` made it a bound above the optimum): a float that close to an integer is that
-    integer, any other is rounded up.
+    A float within ``tolerance`` of an integer is that integer; any other is rounded up.
+    A fixed epsilon is not enough: with weights summing to 5.3e10 the optimum 86 came
+    back as 86.0000038, and ``ceil`` made it a bound above the optimum.
 
-    >>> _integer_bound(87639201967.00002), _integer_bound(2.5), _integer_bound(3.0000001)
-    (87639201967, 3, 4)
+    >>> _integer_bound(86.00000381469727, 1e-4), _integer_bound(2.5, 1e-4)
+    (86, 3)
+    >>> _integer_bound(3.001, 1e-4)
+    4
     """
     near = round(bound)
-    if abs(bound - near) <= 16 * math.ulp(bound) + 1e-9:
+    if abs(bound - near) <= tolerance:
         return int(near)
     return math.ceil(bound)
 
@@ -217,7 +232,8 @@ class CPSATBackend(BackendBase):
             if status is Status.OPTIMAL and objective - bound >= 0.5:
                 status = Status.FEASIBLE  # a gap limit stopped the search, not a proof
             reported = (round(objective) + offset) * scale
-            lower_bound = (_integer_bound(bound) + offset) * scale
+            lower_bound = (_integer_bound(bound, _tolerance(sum(weights) // scale))
+                           + offset) * scale
         # else: the floats may be off by more than 1 (e.g. 2**60 + 1 - 2**60 == 0.0), so
         # neither is reported; CP-SAT's own integer search still decides OPTIMAL exactly
         message = f"weights divided by their gcd {scale}" if scale > 1 else ""

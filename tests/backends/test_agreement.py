@@ -8,7 +8,12 @@ from hypothesis import example, given, settings
 from satrules import Status, solve
 from satrules.exceptions import BackendError
 from tests.backends.conftest import BACKEND_OPTIONS, BIG_WEIGHTS, engine_backends
-from tests.strategies import either_or_model, float_bound_model, tiny_models
+from tests.strategies import (
+    either_or_model,
+    float_bound_model,
+    offset_noise_model,
+    tiny_models,
+)
 
 BACKENDS = engine_backends()
 
@@ -49,6 +54,7 @@ def test_backend_agrees_with_brute_force(backend, model):
 @example(model=either_or_model(2**53 - 3, 1))
 # CP-SAT's float bound 87639201967.00002 was rounded up to a bound above the optimum
 @example(model=float_bound_model())
+@example(model=offset_noise_model())   # ... and 86.0000038 to 87 for weights summing to 5e10
 def test_big_weights_exact_or_refused(backend, model):
     """Weights up to 2**70: backends claiming big weights agree exactly; others may only refuse.
 
