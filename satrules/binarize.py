@@ -680,8 +680,12 @@ def date_values(values: np.ndarray, name: str) -> np.ndarray:
     1970-01-01, or raise :class:`FeatureTypeError` naming the values that are not dates."""
     days = date_days(values)
     if days is None:
-        bad = list(dict.fromkeys(str(v) for v in values.tolist()
-                                 if date_days(np.array([v], dtype=object)) is None))
+        bad = []   # the first six distinct values that are not dates, each parsed once
+        for v in dict.fromkeys(values.tolist()):
+            if date_days(np.array([v], dtype=object)) is None:
+                bad.append(str(v))
+                if len(bad) > 5:
+                    break
         raise FeatureTypeError(
             f"feature {name!r} held dates in fit but holds non-date value(s) {bad[:5]}"
             f"{' ...' if len(bad) > 5 else ''}; pass ISO 8601 dates (2004-01-31), datetime64 "

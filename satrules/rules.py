@@ -51,6 +51,7 @@ __all__ = ["Condition", "Literal", "Rule", "RuleSet", "MISSING"]
 MISSING = "<missing>"
 
 _NEGATED_OP = {"<=": ">", ">": "<=", "==": "!="}
+_SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 
 #: an ISO 8601 date, optionally with a time: 2004-01-31, 2004-01-31 13:45, 2004-01-31T13:45:10
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)?)?")
@@ -105,7 +106,6 @@ def format_day(days: float) -> str:
     stamp = np.datetime64(round(float(days) * _DAY_NS), "ns")
     text = str(stamp.astype("datetime64[s]")).replace("T", " ")
     return text[:10] if text.endswith("00:00:00") else text
-_SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 
 
 def _plain(value: Any) -> Any:

@@ -358,7 +358,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         self._check_params()
         _check_unique_columns(X)
         X_checked, y = validate_data(self, dates_as_objects(X), y, dtype=None,
-                               ensure_all_finite=False)
+                                     ensure_all_finite=False)
         check_label_types(y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -582,7 +582,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         check_is_fitted(self, "rules_")
         _check_unique_columns(X)
         X_checked = validate_data(self, dates_as_objects(X), reset=False, dtype=None,
-                          ensure_all_finite=False)
+                                  ensure_all_finite=False)
         Xb = self.binarizer_.transform(X if hasattr(X, "columns") else X_checked)
         if isinstance(self.rules_, RuleSet):
             return self.rules_.evaluate(Xb)[:, None]

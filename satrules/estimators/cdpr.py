@@ -315,7 +315,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
         X, y = validate_data(self, dates_as_objects(X), y, dtype=None,
-                               ensure_all_finite=False)
+                             ensure_all_finite=False)
         check_label_types(y)
         check_classification_targets(y)
         self._check_params()
