@@ -46,6 +46,11 @@ Variants (``--variants``, comma-separated names):
                        on its own marginal effect (``prune_rules``; an experiment);
 ``no-dates``           date columns are not recognised (as before 2026-12-02: ISO date
                        strings are categories, dropped as ID-like when they have many);
+``rules-3``            ``n_rules=3`` (the default is 2)
+``rules-4``            ``n_rules=4``
+``levels-rows10``      ``max_levels="auto"`` reads as ``max(10, min(200, n // 10))`` for ``n``
+                       non-missing values (about ten rows per level, up to 200 levels)
+                       instead of ``max(10, min(50, n // 2))`` (an experiment)
 ``whole-set``          no partitions: one CP-SAT solve of the objective over all training
                        rows, stopped after 20 s of CP-SAT's deterministic time (so the
                        result does not depend on the machine's speed), then the same
@@ -109,6 +114,9 @@ VARIANTS = {
     "tree-cuts-half": {"thresholds": "tree", "_tree_half": True},
     "prune": {"_prune": True},
     "no-dates": {"_no_dates": True},
+    "rules-3": {"n_rules": 3},
+    "rules-4": {"n_rules": 4},
+    "levels-rows10": {"_levels": lambda n: max(10, min(200, n // 10))},
     "null-test": {"null_test": True, "sign_test": "normal"},
     "polish-empty": {"_from_empty": True},
     "exact-sign": {"sign_test": "exact", "null_test": False},
@@ -165,9 +173,13 @@ def run(job: tuple) -> dict:
     binarize.TREE_MIN_ROWS = params.pop("_tree_rows", rows)
     if params.pop("_tree_half", False):
         binarize._tree_cuts = _half_tree_cuts(cuts)
-    days = binarize.date_days
+    days, level_limit = binarize.date_days, binarize._level_limit
     if params.pop("_no_dates", False):
         binarize.date_days = lambda values: None
+    auto_levels = params.pop("_levels", None)
+    if auto_levels is not None:
+        binarize._level_limit = lambda max_levels, n: (
+            auto_levels(n) if max_levels == "auto" else level_limit(max_levels, n))
     try:
         est = _estimator(method, seed, params)
         start = time.process_time()
@@ -177,7 +189,7 @@ def run(job: tuple) -> dict:
         cpu = time.process_time() - start
     finally:
         binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts = leaf, rows, cuts
-        binarize.date_days = days
+        binarize.date_days, binarize._level_limit = days, level_limit
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3)}
