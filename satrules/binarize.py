@@ -7,8 +7,8 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
 * **constant** feature (one distinct value): dropped;
 * **binary** feature (two distinct values ``lo < hi``): one column ``x == hi``
   (its negated literal reads ``x != hi``);
-* **categorical** feature (strings, or columns named in ``categorical_features``)
-  with three or more values: one-hot columns ``x == v``;
+* **categorical** feature (strings, pandas ``category`` columns, or columns named in
+  ``categorical_features``) with three or more values: one-hot columns ``x == v``;
 * **ordinal** (numeric) feature: threshold columns ``x <= t`` (negation
   ``x > t``).  Thresholds are the sorted distinct values without the maximum
   when there are at most ``n_thresholds + 1`` of them, otherwise the quantiles
@@ -73,7 +73,8 @@ from sklearn.utils.validation import check_is_fitted
 from satrules.rules import MISSING, Condition, date_days, missing_mask
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
-           "inspect_column", "duplicate_names", "numeric_values", "short_threshold"]
+           "inspect_column", "duplicate_names", "category_columns", "checkable_frame",
+           "numeric_values", "short_threshold"]
 
 #: Column names that are row labels written out by R or pandas, never features.
 ID_COLUMN_NAMES = frozenset({"rownames", "Unnamed: 0"})
@@ -117,16 +118,48 @@ def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
     return list(arr.T), None
 
 
-def dates_as_objects(X: Any) -> Any:
-    """``X`` with any ``datetime64`` column of a DataFrame as Python objects, so that
-    scikit-learn's input check can hold it in one object array with the other columns
-    (numpy cannot promote datetime64 and float64 to a common type).  Other input is
-    returned as it is."""
+def _is_category(dtype: Any) -> bool:
+    """Whether ``dtype`` is pandas' ``category`` dtype (without importing pandas)."""
+    return getattr(dtype, "name", None) == "category"
+
+
+def category_columns(X: Any) -> set[int]:
+    """Positions of the pandas ``category`` columns of a DataFrame (empty for other input).
+
+    Such a column is categorical whatever its values: ``pd.Categorical([1, 2, 3])`` is
+    one-hot encoded, not cut at thresholds.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> category_columns(pd.DataFrame({"a": [1, 2], "b": pd.Categorical(["x", "y"])}))
+    {1}
+    """
+    if not _is_frame(X):
+        return set()
+    return {c for c, dtype in enumerate(X.dtypes) if _is_category(dtype)}
+
+
+def checkable_frame(X: Any) -> Any:
+    """``X`` with any ``datetime64`` or ``category`` column of a DataFrame as Python
+    objects, so that scikit-learn's input check can hold it in one object array with the
+    other columns: numpy cannot promote ``datetime64`` and ``float64`` to a common type,
+    and scikit-learn casts a frame that mixes ``category`` with ``bool`` or nullable
+    columns to ``float64``, which fails on category names.  Other input is returned as
+    it is.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"b": pd.Categorical(["x", None]), "c": [True, False]})
+    >>> checkable_frame(df).dtypes.tolist()
+    [dtype('O'), dtype('bool')]
+    """
     if not _is_frame(X):
         return X
-    dates = [c for c, dtype in zip(X.columns, X.dtypes, strict=True)
-             if getattr(dtype, "kind", None) == "M"]
-    return X.astype(dict.fromkeys(dates, object)) if dates else X
+    plain = [c for c, dtype in zip(X.columns, X.dtypes, strict=True)
+             if getattr(dtype, "kind", None) == "M" or _is_category(dtype)]
+    return X.astype(dict.fromkeys(plain, object)) if plain else X
 
 
 def _frame_columns(X: Any) -> list[np.ndarray]:
@@ -386,8 +419,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     n_thresholds : int, default=4
         Maximum number of thresholds per numeric feature.
     categorical_features : "auto" or list of str / int, default="auto"
-        Features to one-hot encode.  ``"auto"``: the columns holding strings.
-        A list names (or indexes) numeric columns to treat as categorical too.
+        Features to one-hot encode.  ``"auto"``: the columns holding strings, and the
+        pandas ``category`` columns whatever their values.  A list names (or indexes)
+        numeric columns to treat as categorical too (``category`` columns always are).
     missing : {"category", "error"}, default="category"
         ``"category"``: a missing value is its own category (an ``x is missing``
         column; see the module notes for what the other literals say about it);
@@ -508,7 +542,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"y has {len(y)} labels for {n_samples} samples")
         labels = y if self.thresholds != "quantile" else None
         names = frame_names if frame_names is not None else [f"x{c}" for c in range(len(cols))]
-        forced = self._forced_categorical(names)
+        forced = self._forced_categorical(names) | category_columns(X)
         self.n_features_in_ = len(cols)
         if frame_names is not None:
             self.feature_names_in_ = np.asarray(frame_names, dtype=object)

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
 from satrules.backends.registry import available_backends
 from satrules.binarize import FeatureTypeError, ThresholdBinarizer
@@ -520,3 +521,62 @@ def test_cli_learns_a_date_column_from_a_csv(tmp_path, capsys):
                  "--backend", BACKEND, "--out", str(tmp_path / "rules.json")]) == 0
     out = capsys.readouterr().out
     assert re.search(r"visit (>|<=) 2003-12-", out), out
+
+
+# ------------------------------------------------------- pandas category columns
+def as_categories(X: pd.DataFrame) -> pd.DataFrame:
+    """``X`` with pandas ``category`` columns (one with an unused category) beside a
+    ``bool`` and a nullable ``Int64`` column: without text columns, the mix on which
+    scikit-learn's input check cast the whole frame to float64 and failed on the category
+    names (with a text column it cast to object and passed)."""
+    return X.assign(
+        sex=pd.Categorical(X["sex"]),
+        pclass=pd.Categorical(X["pclass"], categories=["1st", "2nd", "3rd", "crew"]),
+        adult=X["age"] >= 18,
+        row_id=pd.array(X["row_id"], dtype="Int64"))
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_category_columns_fit_and_predict_as_their_values(est):
+    """A frame with ``category`` columns (missing values and an unused category included)
+    fits, and the estimator learns and predicts exactly what it does on the same values
+    held as plain objects."""
+    X, y = passengers()
+    X = X.drop(columns=["rownames", "ticket"]).assign(
+        adult=X["age"] >= 18, row_id=pd.array(X["row_id"], dtype="Int64"))
+    plain = fit_quiet(clone(est), X, y).predict(X)
+    fit_quiet(est, as_categories(X), y)
+    assert (est.predict(as_categories(X)) == plain).all()
+    assert (est.predict(X) == plain).all()
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_numbers_in_a_category_column_are_categories_not_thresholds(est):
+    """``pd.Categorical([3, 1, 2, ...])`` is one-hot encoded: a rule says ``grade = 2``,
+    not ``grade <= 2``; the middle value alone gives the class."""
+    rng = np.random.default_rng(1)
+    grade = rng.choice([1, 2, 3], 150)
+    X = pd.DataFrame({"grade": pd.Categorical(grade), "noise": rng.normal(size=150)})
+    y = np.where(grade == 2, "yes", "no")
+    est.fit(X, y)
+    text = est.to_text() if hasattr(est, "to_text") else str(est.rules_)
+    assert re.search(r"grade (=|!=) 2\b", text), text
+    assert not re.search(r"grade [<>]", text), text
+    assert est.score(X, y) == 1.0
+
+
+def test_binarizer_one_hot_encodes_category_columns():
+    X = pd.DataFrame({"grade": pd.Categorical([1, 2, 3, 2, None, 1]), "x": [0, 1, 2, 3, 4, 5]})
+    tb = ThresholdBinarizer(n_thresholds=2).fit(X)
+    assert tb.feature_kinds_["grade"] == "categorical"
+    names = tb.get_feature_names_out().tolist()
+    assert [n for n in names if n.startswith("grade")] == [
+        "grade = 1", "grade = 2", "grade = 3", "grade is missing"]
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_timedelta_column_is_refused_by_name(est):
+    X = pd.DataFrame({"stay": pd.to_timedelta(np.arange(40) % 7, unit="D"),
+                      "x": np.arange(40) % 5})
+    with pytest.raises(FeatureTypeError, match="'stay'"):
+        est.fit(X, np.arange(40) % 2)

@@ -82,7 +82,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 
 from satrules._progress import progress
 from satrules.backends.registry import solve
-from satrules.binarize import ThresholdBinarizer, dates_as_objects, duplicate_names
+from satrules.binarize import ThresholdBinarizer, checkable_frame, duplicate_names
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
@@ -357,7 +357,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         self._check_common_params()
         self._check_params()
         _check_unique_columns(X)
-        X_checked, y = validate_data(self, dates_as_objects(X), y, dtype=None,
+        X_checked, y = validate_data(self, checkable_frame(X), y, dtype=None,
                                      ensure_all_finite=False)
         check_label_types(y)
         check_classification_targets(y)
@@ -581,7 +581,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
     def _fires(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "rules_")
         _check_unique_columns(X)
-        X_checked = validate_data(self, dates_as_objects(X), reset=False, dtype=None,
+        X_checked = validate_data(self, checkable_frame(X), reset=False, dtype=None,
                                   ensure_all_finite=False)
         Xb = self.binarizer_.transform(X if hasattr(X, "columns") else X_checked)
         if isinstance(self.rules_, RuleSet):

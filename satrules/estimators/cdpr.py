@@ -25,7 +25,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from satrules import metrics
-from satrules.binarize import MISSING, date_values, dates_as_objects, inspect_column, numeric_values
+from satrules.binarize import (
+    MISSING,
+    category_columns,
+    checkable_frame,
+    date_values,
+    inspect_column,
+    numeric_values,
+)
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types
 from satrules.estimators._json import RuleFileMixin
@@ -51,7 +58,7 @@ class _ColumnEncoder:
     ``<missing>``.
     """
 
-    def fit(self, X, names, max_levels="auto"):
+    def fit(self, X, names, max_levels="auto", categorical=frozenset()):
         self.names = [str(name) for name in names]
         self.kinds, self.categories, self.nullable, self.dropped = [], [], [], {}
         for j in range(X.shape[1]):
@@ -59,7 +66,8 @@ class _ColumnEncoder:
             miss = missing_mask(column)
             values = column[~miss]
             kind, numeric = ("id", "every value is missing") if len(values) == 0 else \
-                inspect_column(values, self.names[j], max_levels=max_levels)
+                inspect_column(values, self.names[j], max_levels=max_levels,
+                               categorical=j in categorical)
             if kind == "id":
                 self.dropped[self.names[j]] = numeric
                 kind, cats = "dropped", None
@@ -314,7 +322,8 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
-        X, y = validate_data(self, dates_as_objects(X), y, dtype=None,
+        categorical = category_columns(X)
+        X, y = validate_data(self, checkable_frame(X), y, dtype=None,
                              ensure_all_finite=False)
         check_label_types(y)
         check_classification_targets(y)
@@ -328,7 +337,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                              f"classes {self.classes_.tolist()}")
         rng = check_random_state(self.random_state)
         names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
-        self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels)
+        self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels, categorical)
         self.dropped_features_ = dict(self.encoder_.dropped)
         encoded = self.encoder_.transform(X)
         if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
@@ -406,7 +415,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
 
     def _covers(self, X):
         check_is_fitted(self)
-        X = validate_data(self, dates_as_objects(X), reset=False, dtype=None,
+        X = validate_data(self, checkable_frame(X), reset=False, dtype=None,
                           ensure_all_finite=False)
         return self.rules_.cover(self.encoder_.transform(X, self.handle_unknown))
 
