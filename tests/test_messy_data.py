@@ -580,3 +580,15 @@ def test_timedelta_column_is_refused_by_name(est):
                       "x": np.arange(40) % 5})
     with pytest.raises(FeatureTypeError, match="'stay'"):
         est.fit(X, np.arange(40) % 2)
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("missing", [None, np.nan, pd.NA])
+def test_missing_labels_are_named_as_labels(est, missing):
+    """A missing label is an error that says the labels hold it and where (scikit-learn's
+    check said only "Input contains NaN")."""
+    X, y = passengers()
+    y = pd.Series(y, dtype=object)
+    y[[4, 9]] = missing
+    with pytest.raises(ValueError, match=r"y has 2 missing label\(s\).*positions \[4, 9\]"):
+        fit_quiet(est, X, y)

@@ -83,7 +83,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 from satrules._progress import progress
 from satrules.backends.registry import solve
 from satrules.binarize import ThresholdBinarizer, checkable_frame, duplicate_names
-from satrules.estimators._checks import check_label_types
+from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
 from satrules.exceptions import BackendError
@@ -357,6 +357,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         self._check_common_params()
         self._check_params()
         _check_unique_columns(X)
+        check_missing_labels(y)
         X_checked, y = validate_data(self, checkable_frame(X), y, dtype=None,
                                      ensure_all_finite=False)
         check_label_types(y)

@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_label_types"]
+from satrules.rules import missing_mask
+
+__all__ = ["check_label_types", "check_missing_labels"]
 
 
 def _label_kind(value: Any) -> str:
@@ -44,3 +46,33 @@ def check_label_types(y: Any) -> None:
         examples = ", ".join(repr(first[k]) for k in kinds)
         raise ValueError(f"Unknown label type: y mixes label types {kinds} (e.g. {examples}); "
                          "use labels of one type, e.g. y.astype(str)")
+
+
+def check_missing_labels(y: Any) -> None:
+    """Raise a ``ValueError`` naming the positions when some labels ``y`` are missing.
+
+    scikit-learn's own check says only "Input contains NaN", without saying that the
+    labels, not ``X``, hold it.  ``None`` passes (scikit-learn reports a missing ``y``).
+
+    Examples
+    --------
+    >>> check_missing_labels(["a", "b", "a"])
+    >>> check_missing_labels(["a", None, "b", float("nan")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: y has 2 missing label(s) (NaN or None), at positions [1, 3]; drop those ...
+    """
+    if y is None:
+        return
+    labels = np.asarray(y, dtype=object)
+    if labels.ndim == 2 and labels.shape[1] == 1:
+        labels = labels[:, 0]
+    if labels.ndim != 1:
+        return
+    where = np.flatnonzero(missing_mask(labels))
+    if where.size:
+        shown = where[:10].tolist()
+        more = f" and {where.size - 10} more" if where.size > 10 else ""
+        raise ValueError(f"y has {where.size} missing label(s) (NaN or None), at positions "
+                         f"{shown}{more}; drop those rows (e.g. keep = y.notna(); "
+                         "X[keep], y[keep]) or give them a class")

@@ -34,7 +34,7 @@ from satrules.binarize import (
     numeric_values,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
-from satrules.estimators._checks import check_label_types
+from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.mining import mine_rules
@@ -322,6 +322,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
+        check_missing_labels(y)
         categorical = category_columns(X)
         X, y = validate_data(self, checkable_frame(X), y, dtype=None,
                              ensure_all_finite=False)
