@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -334,3 +335,56 @@ def test_encode_help_states_the_estimators_defaults():
                 assert str(params[dest]).removesuffix(".0") == match.group(1), (dest, method)
                 checked += 1
     assert checked >= 6
+
+
+def _european_csv(path, encoding="utf-8"):
+    """A file as Excel writes it where the comma is the decimal mark: ``;`` separators,
+    decimal commas, accented city names."""
+    rng = np.random.default_rng(3)
+    n = 90
+    score = rng.uniform(0, 10, n).round(1)
+    city = rng.choice(["Zürich", "Genève", "Bern"], n)
+    label = np.where(score > 5, "ja", "nein")
+    lines = ["score;city;label"] + [f"{s:.1f}".replace(".", ",") + f";{c};{t}"
+                                    for s, c, t in zip(score, city, label, strict=True)]
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode(encoding))
+    return score, city
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])
+def test_read_table_reads_semicolons_decimal_commas_and_windows_text(encoding, tmp_path):
+    from satrules.commands.learn import read_table
+
+    path = tmp_path / "europe.csv"
+    score, city = _european_csv(path, encoding)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        X, y = read_table(str(path), "label")
+    assert X.columns.tolist() == ["score", "city"]
+    assert X["score"].dtype == float and np.allclose(X["score"], score)
+    assert X["city"].tolist() == city.tolist()
+    assert any("not UTF-8" in str(w.message) for w in caught) == (encoding != "utf-8")
+
+
+def test_learn_from_a_semicolon_csv_cuts_the_decimal_comma_column(tmp_path, capsys):
+    path = tmp_path / "europe.csv"
+    _european_csv(path)
+    assert main(["learn", str(path), "--target", "label", "--method", "imli",
+                 "--n-rules", "1", "--backend", "rc2", "--out", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert "score <=" in out or "score >" in out, out
+
+
+@pytest.mark.parametrize("sep", ["\t", "|"])
+def test_read_table_other_separators_and_quoted_separators(sep, tmp_path):
+    from satrules.commands.learn import read_table
+
+    path = tmp_path / "t.csv"
+    path.write_text(f'name{sep}note{sep}y\n"a;b"{sep}"x, y"{sep}1\nc{sep}d{sep}0\n')
+    X, y = read_table(str(path), "y")
+    assert X.columns.tolist() == ["name", "note"] and X["note"].tolist() == ["x, y", "d"]
+    comma = tmp_path / "c.csv"
+    comma.write_text('name,note,y\n"a;b;c","1,5",1\nd,"2,5",0\n')
+    X, _ = read_table(str(comma), "y")
+    assert X["name"].tolist() == ["a;b;c", "d"]
+    assert X["note"].tolist() == ["1,5", "2,5"]   # in a comma file a comma is no decimal mark

@@ -66,12 +66,65 @@ NA_MARKERS: tuple[str, ...] = (
 )
 
 
-def _csv_header(path: str) -> list[str]:
-    with open(path, newline="", encoding="utf-8-sig") as fh:  # tolerate a byte-order mark
+#: field separators ``read_table`` recognises, in order of preference on a tie
+SEPARATORS: tuple[str, ...] = (",", ";", "\t", "|")
+
+#: encodings tried in turn: UTF-8 (a byte-order mark allowed), then Windows-1252 (Excel's
+#: western default), then Latin-1 (which decodes any bytes)
+ENCODINGS: tuple[str, ...] = ("utf-8-sig", "cp1252", "latin-1")
+
+_DECIMAL_COMMA = r"^\s*[+-]?(\d+|\d*,\d+)([eE][+-]?\d+)?\s*$"
+
+
+def _encoding(path: str) -> str:
+    """The first of :data:`ENCODINGS` that decodes the whole file (warning when not UTF-8)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    for encoding in ENCODINGS:
         try:
-            return next(csv.reader(fh), [])
-        except (csv.Error, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+            data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if encoding != ENCODINGS[0]:
+            import warnings
+
+            warnings.warn(f"CSV file {path!r} is not UTF-8; read it as {encoding} (save it "
+                          "as UTF-8 to be sure of its accented letters)", UserWarning,
+                          stacklevel=3)
+        return encoding
+    raise ValueError(f"cannot read CSV file {path!r}: not text")  # pragma: no cover
+
+
+def _csv_header(path: str, encoding: str = "utf-8-sig") -> tuple[list[str], str]:
+    """The header's column names and the separator: the one of :data:`SEPARATORS` that
+    splits the header line into the most fields (``,`` when none splits it)."""
+    with open(path, newline="", encoding=encoding) as fh:
+        line = fh.readline()
+    best: tuple[list[str], str] = ([], ",")
+    try:
+        for sep in SEPARATORS:
+            fields = next(csv.reader([line], delimiter=sep), [])
+            if len(fields) > len(best[0]):
+                best = (fields, sep)
+    except csv.Error as exc:
+        raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+    return best
+
+
+def _decimal_commas(frame: Any) -> Any:
+    """``frame`` with every text column whose values are all numbers written with a
+    decimal comma (``4,5``; at least one comma) read as numbers."""
+    from pandas.api.types import is_object_dtype, is_string_dtype
+
+    for name in frame.columns:
+        column = frame[name]
+        if not (is_object_dtype(column) or is_string_dtype(column)):
+            continue
+        text = column.dropna().astype(str)
+        if len(text) and text.str.contains(",").any() and \
+                text.str.fullmatch(_DECIMAL_COMMA).all():
+            frame[name] = column.str.replace(",", ".", regex=False).astype(float)
+    return frame
 
 
 def read_table(path: str, target: str | None = None):
@@ -79,6 +132,12 @@ def read_table(path: str, target: str | None = None):
 
     Empty cells and the usual markers (``NA``, ``NaN``, ``NULL``, ``N/A``...: see
     :data:`NA_MARKERS`) are missing values; the word ``None`` is a category.
+
+    The separator is the one of ``,``, ``;``, tab and ``|`` that splits the header into
+    the most fields.  In a file not separated by commas, a column whose values are all
+    numbers with a decimal comma (``4,5``, as Excel writes them where the comma is the
+    decimal mark) is numeric.  The file is read as UTF-8, or, when it is not valid
+    UTF-8, as Windows-1252 (then Latin-1), with a warning.
 
     Raises
     ------
@@ -90,7 +149,8 @@ def read_table(path: str, target: str | None = None):
     """
     import pandas as pd
 
-    header = _csv_header(path)
+    encoding = _encoding(path)
+    header, sep = _csv_header(path, encoding)
     if not header:
         raise ValueError(f"CSV file {path!r} is empty (no header row)")
     seen, dupes = set(), []
@@ -101,12 +161,14 @@ def read_table(path: str, target: str | None = None):
     if dupes:
         raise ValueError(f"CSV file {path!r} has duplicate column names: {', '.join(dupes)}")
     try:
-        frame = pd.read_csv(path, skipinitialspace=True, keep_default_na=False,
-                            na_values=list(NA_MARKERS))
+        frame = pd.read_csv(path, sep=sep, encoding=encoding, skipinitialspace=True,
+                            keep_default_na=False, na_values=list(NA_MARKERS))
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
     if len(frame) == 0:
         raise ValueError(f"CSV file {path!r} has a header but no data rows")
+    if sep != ",":
+        frame = _decimal_commas(frame)
     if target is None:
         return frame, None
     if target not in frame.columns:
