@@ -77,9 +77,14 @@ _DECIMAL_COMMA = r"^\s*[+-]?(\d+|\d*,\d+)([eE][+-]?\d+)?\s*$"
 
 
 def _encoding(path: str) -> str:
-    """The first of :data:`ENCODINGS` that decodes the whole file (warning when not UTF-8)."""
+    """The first of :data:`ENCODINGS` that decodes the whole file (warning when not
+    UTF-8); a file with NUL bytes is refused (binary, or UTF-16)."""
     with open(path, "rb") as fh:
         data = fh.read()
+    if b"\x00" in data:
+        raise ValueError(f"cannot read CSV file {path!r}: it holds NUL bytes, so it is not "
+                         "text in a one-byte encoding (binary, or UTF-16 text: save it as "
+                         "a UTF-8 CSV)")
     for encoding in ENCODINGS:
         try:
             data.decode(encoding)
@@ -92,7 +97,7 @@ def _encoding(path: str) -> str:
                           "as UTF-8 to be sure of its accented letters)", UserWarning,
                           stacklevel=3)
         return encoding
-    raise ValueError(f"cannot read CSV file {path!r}: not text")  # pragma: no cover
+    raise AssertionError("Latin-1 decodes any bytes")  # pragma: no cover
 
 
 def _csv_header(path: str, encoding: str = "utf-8-sig") -> tuple[list[str], str]:
