@@ -74,7 +74,7 @@ from satrules.rules import MISSING, Condition, date_days, missing_mask
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
            "inspect_column", "duplicate_names", "category_columns", "checkable_frame",
-           "numeric_values", "short_threshold"]
+           "numeric_values", "short_threshold", "shortest_decimal"]
 
 #: Column names that are row labels written out by R or pandas, never features.
 ID_COLUMN_NAMES = frozenset({"rownames", "Unnamed: 0"})
@@ -257,6 +257,28 @@ def _check_finite(numeric: np.ndarray, name: str) -> None:
         raise ValueError(f"infinity (inf) in feature {name!r}; remove or clip it")
 
 
+def shortest_decimal(low: float, high: float) -> float:
+    """Return the decimal with the fewest significant digits ``d``, ``low <= d < high``.
+
+    ``low`` must be finite and below ``high`` (which may be ``inf``); ``low`` itself when
+    no shorter number fits.
+
+    Examples
+    --------
+    >>> shortest_decimal(711.3, 715.8), shortest_decimal(0.01401, 0.01412)
+    (712.0, 0.0141)
+    >>> shortest_decimal(2.0, 3.0), shortest_decimal(48.70833, math.inf)
+    (2.0, 50.0)
+    """
+    exact = Decimal(repr(float(low)))
+    for sig in range(1, 18):
+        step = Decimal(1).scaleb(exact.adjusted() - sig + 1)
+        cand = float(exact.quantize(step, rounding=ROUND_CEILING))
+        if low <= cand < high:
+            return cand
+    return float(low)
+
+
 def short_threshold(t: float, above: float) -> float:
     """Return a short decimal ``d`` with ``t <= d < above`` (``t`` itself if already short).
 
@@ -266,15 +288,9 @@ def short_threshold(t: float, above: float) -> float:
     """
     if not math.isfinite(t):
         return t
-    exact = Decimal(repr(float(t)))
-    if len(exact.normalize().as_tuple().digits) <= 4:   # 41, 0.5, 12.25: print as observed
-        return float(t)
-    for sig in range(1, 18):
-        step = Decimal(1).scaleb(exact.adjusted() - sig + 1)
-        cand = float(exact.quantize(step, rounding=ROUND_CEILING))
-        if t <= cand < above:
-            return cand
-    return float(t)
+    if len(Decimal(repr(float(t))).normalize().as_tuple().digits) <= 4:
+        return float(t)   # 41, 0.5, 12.25: print as observed
+    return shortest_decimal(t, above)
 
 
 #: how :class:`ThresholdBinarizer` places the thresholds of a numeric feature

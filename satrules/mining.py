@@ -9,11 +9,12 @@ the leaf's regression value.  Rules with identical conditions are merged (keepin
 tree order), so the candidates are duplicate-free.  Gradient boosting (as in the CDPR paper,
 multi-class: the trees of every class) and random forests are supported.
 
-Trees compare ``float32(x) <= threshold`` (scikit-learn casts X to float32);
-:meth:`Candidates.cover` does the same, so covers computed from the intervals equal the
-covers read from ``apply()`` on the training data.  Each threshold is stored rounded to the
-fewest digits that still split the training data as the tree did (:func:`_shorten_bounds`),
-so a rule prints the numbers it evaluates.
+Trees compare ``float32(x) <= threshold`` (scikit-learn casts X to float32).  Each
+threshold is stored as the shortest decimal that splits the training values, as given,
+the way the tree split them (:func:`_shorten_bounds`), and :meth:`Candidates.cover`
+compares the values as given with it, so covers computed from the intervals equal the
+covers read from ``apply()`` on the training data, and a rule prints the numbers it
+evaluates (``concavity error > 0.01401``, not the float32 value ``0.014010000043``).
 
 Missing values (NaN) fail every condition on their feature (``x <= t`` and ``x > t``
 alike).  The ensemble cannot take NaN, so it is grown on a copy with NaN replaced by a
@@ -28,6 +29,7 @@ Seed 000, "Learning High Coverage Discriminative Parsimonious Rulesets", §3.1 a
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 
@@ -35,6 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
+from satrules.binarize import shortest_decimal
 from satrules.rules import MISSING, format_day
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
@@ -52,41 +55,43 @@ def _shorten_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
     """Replace every split threshold, in place, by a short decimal that splits ``X`` alike.
 
     A tree threshold ``t`` (a midpoint such as ``48.708333``) sends ``float32(x) <= t``
-    left.  With ``a`` the largest training value ``<= t`` and ``b`` the next one (as
-    float32, NaN ignored), any ``d`` with ``a < d < b`` splits the training rows the same
-    way; ``d`` is ``t`` rounded to the fewest significant digits that stay strictly inside
-    the gap (``48.7``; ``2.5`` stays ``2.5`` between the integers 2 and 3).  So the printed
-    rule is the evaluated rule and the training covers, classes and accuracies are the
-    trees'; only a new value inside a gap between two neighbouring training values
-    can fall on the other side of ``d`` than of ``t``.
+    left.  With ``a`` the largest training value (as given, NaN ignored) sent left and
+    ``b`` the smallest sent right, any ``d`` with ``a <= d < b`` sends the same training
+    rows left as ``x <= d`` on the values as given; ``d`` is the decimal with the fewest
+    significant digits there (:func:`satrules.binarize.shortest_decimal`: ``48.7``,
+    ``2`` between the integers 2 and 3).  So the printed rule is the evaluated rule, read
+    on the data as they are, and the training covers, classes and accuracies are the
+    trees'; only a new value strictly between two neighbouring training values can fall
+    on the other side of ``d`` than of ``t``.  When no training value is sent left (a
+    split below the minimum, from the stand-in for missing values), ``d`` is ``t``
+    rounded to the fewest digits below ``b``.
     """
-    values32 = X.astype(np.float32).astype(np.float64)
     for f in range(X.shape[1]):
-        col = values32[:, f]
+        col = X[:, f]
         distinct = np.unique(col[~np.isnan(col)])
         bounds = np.concatenate([lo[:, f], hi[:, f]])
         cuts = np.unique(bounds[np.isfinite(bounds)])
         if not cuts.size:
             continue
-        pos = np.searchsorted(distinct, cuts, side="right")
-        below = np.where(pos > 0, distinct[np.maximum(pos - 1, 0)], -np.inf) \
-            if distinct.size else np.full(cuts.shape, -np.inf)
-        above = np.where(pos < len(distinct), distinct[np.minimum(pos, len(distinct) - 1)],
-                         np.inf) if distinct.size else np.full(cuts.shape, np.inf)
-        short = np.array([_round_inside(float(t), float(a), float(b))
-                          for t, a, b in zip(cuts, below, above, strict=True)])
+        as_tree = distinct.astype(np.float32).astype(np.float64)   # what the trees compared
+        pos = np.searchsorted(as_tree, cuts, side="right")
+        short = np.array([_short_cut(float(t), distinct, int(p))
+                          for t, p in zip(cuts, pos, strict=True)])
         for arr in (lo, hi):
             finite = np.isfinite(arr[:, f])
             arr[finite, f] = short[np.searchsorted(cuts, arr[finite, f])]
 
 
-def _round_inside(t: float, below: float, above: float) -> float:
-    """Return ``t`` rounded to the fewest significant digits strictly between the bounds."""
-    for sig in range(1, 18):
+def _short_cut(t: float, distinct: np.ndarray, pos: int) -> float:
+    """The short threshold for the cut ``t`` that sends ``distinct[:pos]`` left."""
+    above = float(distinct[pos]) if pos < len(distinct) else math.inf
+    if pos > 0:
+        return shortest_decimal(float(distinct[pos - 1]), above)
+    for sig in range(1, 18):   # nothing left of the cut: any short number below `above`
         d = float(f"{t:.{sig}g}")
-        if below < d < above:
+        if d < above:
             return d
-    return t
+    return float(np.nextafter(above, -math.inf))
 
 
 @dataclass(frozen=True)
@@ -237,8 +242,9 @@ class Candidates:
     def cover(self, X) -> sp.csr_matrix:
         """Evaluate every rule on ``X``: a bool CSR matrix of shape (n_rules, n_samples).
 
-        ``X`` is rounded to float32 first, exactly as the trees did.  A NaN fails every
-        condition on its feature.  Small problems
+        ``X`` is read as it is (float64; the bounds were chosen so that the training rows
+        fall as in the trees, which compared float32).  A NaN fails every condition on
+        its feature.  Small problems
         (``n_rules * n_samples <= 2**22``) are evaluated densely, feature by feature.  Larger
         ones sort each constrained feature once, so every interval condition is a contiguous
         range of that order (``searchsorted``, vectorised over rules); a rule's cover is read
@@ -246,7 +252,7 @@ class Candidates:
         ``n log n`` per feature plus the size of each rule's narrowest range instead of
         ``n_rules x n_samples``.
         """
-        X = np.asarray(X, dtype=np.float32).astype(np.float64)
+        X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.lo.shape[1]:
             raise ValueError(f"X has shape {X.shape}, expected (n_samples, {self.lo.shape[1]})")
         columns = np.ascontiguousarray(X.T)  # one contiguous row per feature

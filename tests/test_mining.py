@@ -93,8 +93,9 @@ def test_interval_cover_equals_tree_cover_on_new_data(cancer, monkeypatch, dense
     for tree in trees[:3]:  # the training values just below and just above each split
         t = tree.tree_
         for node in np.flatnonzero(t.children_left >= 0):
-            col = np.unique(train[:, t.feature[node]].astype(np.float32).astype(np.float64))
-            p = np.searchsorted(col, t.threshold[node], side="right")
+            col = np.unique(train[:, t.feature[node]])   # training values, as given
+            p = np.searchsorted(col.astype(np.float32).astype(np.float64), t.threshold[node],
+                                side="right")
             rows = rng.choice(len(Xnew), 6, replace=False)
             Xnew[rows[:3], t.feature[node]] = col[p - 1]
             Xnew[rows[3:], t.feature[node]] = col[min(p, len(col) - 1)]
@@ -181,14 +182,14 @@ def test_string_labels_and_feature_names():
     X = np.array([[1.0], [2.0], [3.0], [4.0]])
     cands = mine_rules(X, ["b", "b", "m", "m"], n_estimators=1, max_depth=1, random_state=0,
                        feature_names=["size"])
-    assert str(cands) == "IF size <= 2.5 THEN b\nIF size > 2.5 THEN m"
+    assert str(cands) == "IF size <= 2 THEN b\nIF size > 2 THEN m"
     assert isinstance(cands.subset([1]), Candidates)
 
 
 def test_thresholds_print_short_and_split_the_training_data_like_the_trees():
-    """A stored threshold is the tree's threshold rounded to few digits inside the gap
-    between neighbouring training values: it splits every training value as the tree's
-    does, and the rule text prints that stored number."""
+    """A stored threshold is a short decimal in the gap between neighbouring training
+    values: read on the values as given, it splits every training value as the tree's
+    threshold does on their float32 copies, and the rule text prints that stored number."""
     rng = np.random.default_rng(5)
     X = rng.normal(size=(300, 3)) / 7
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
@@ -203,7 +204,7 @@ def test_thresholds_print_short_and_split_the_training_data_like_the_trees():
             stored = np.r_[cands.lo[:, f], cands.hi[:, f]]
             stored = stored[np.isfinite(stored)]
             d = stored[np.argmin(np.abs(stored - thr))]
-            assert np.array_equal(x32[:, f] <= thr, x32[:, f] <= d)
+            assert np.array_equal(x32[:, f] <= thr, X[:, f] <= d)
             assert len(Decimal(repr(float(d))).normalize().as_tuple().digits) <= 6
     text = str(cands)
     finite = np.r_[cands.lo[np.isfinite(cands.lo)], cands.hi[np.isfinite(cands.hi)]]
@@ -222,3 +223,19 @@ def test_bad_arguments_raise():
         cands.cover(np.zeros((3, 5)))
     # NaN is a missing value: it fails every condition on its feature (no error)
     assert cands.cover(np.full((3, 2), np.nan)).shape == (len(cands), 3)
+
+
+@pytest.mark.parametrize("miner", ["gbdt", "rf"])
+def test_bounds_read_on_the_data_as_given_give_the_covers(cancer, miner):
+    """A person who reads a rule's printed bounds and applies them to the data as given
+    (float64, not scikit-learn's float32 copy) gets the rule's cover.  Before, a bound was
+    chosen on float32 values: `worst concave points > 0.112` covered the rows whose value
+    is exactly 0.112 (float32(0.112) > 0.112), which the printed rule says it does not."""
+    X, y = cancer
+    cands = mine_rules(X, y, miner=miner, n_estimators=20, max_depth=3, random_state=0)
+    read = np.ones((len(cands), len(X)), dtype=bool)
+    for f in range(X.shape[1]):
+        read &= (X[:, f][None, :] > cands.lo[:, [f]]) & (X[:, f][None, :] <= cands.hi[:, [f]])
+    assert np.array_equal(read, cands.covers.toarray())
+    finite = np.r_[cands.lo[np.isfinite(cands.lo)], cands.hi[np.isfinite(cands.hi)]]
+    assert max(len(Decimal(repr(float(d))).normalize().as_tuple().digits) for d in finite) <= 5
