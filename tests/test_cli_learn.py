@@ -388,3 +388,14 @@ def test_read_table_other_separators_and_quoted_separators(sep, tmp_path):
     X, _ = read_table(str(comma), "y")
     assert X["name"].tolist() == ["a;b;c", "d"]
     assert X["note"].tolist() == ["1,5", "2,5"]   # in a comma file a comma is no decimal mark
+
+
+def test_decimal_commas_with_thousands_dots_and_text_with_commas(tmp_path):
+    from satrules.commands.learn import read_table
+
+    path = tmp_path / "d.csv"
+    path.write_text("a;b;c;y\n1.234,5;4,5;x,1;0\n12;-0,25;y,2;1\n3,0;1e3;z;0\n")
+    X, _ = read_table(str(path), "y")
+    assert X["a"].tolist() == [1234.5, 12.0, 3.0]
+    assert X["b"].tolist() == [4.5, -0.25, 1000.0]
+    assert X["c"].tolist() == ["x,1", "y,2", "z"]   # not numbers: stays text

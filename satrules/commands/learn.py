@@ -73,7 +73,9 @@ SEPARATORS: tuple[str, ...] = (",", ";", "\t", "|")
 #: western default), then Latin-1 (which decodes any bytes)
 ENCODINGS: tuple[str, ...] = ("utf-8-sig", "cp1252", "latin-1")
 
-_DECIMAL_COMMA = r"^\s*[+-]?(\d+|\d*,\d+)([eE][+-]?\d+)?\s*$"
+#: a number as written where the comma is the decimal mark: ``4,5``, ``-0,25``, ``12``,
+#: ``1.234,5`` (dots group thousands)
+_DECIMAL_COMMA = r"\s*[+-]?(\d{1,3}(\.\d{3})+|\d+)?(,\d+)?([eE][+-]?\d+)?\s*"
 
 
 def _encoding(path: str) -> str:
@@ -118,7 +120,7 @@ def _csv_header(path: str, encoding: str = "utf-8-sig") -> tuple[list[str], str]
 
 def _decimal_commas(frame: Any) -> Any:
     """``frame`` with every text column whose values are all numbers written with a
-    decimal comma (``4,5``; at least one comma) read as numbers."""
+    decimal comma (``4,5``, ``1.234,5``; at least one comma) read as numbers."""
     from pandas.api.types import is_object_dtype, is_string_dtype
 
     for name in frame.columns:
@@ -127,8 +129,9 @@ def _decimal_commas(frame: Any) -> Any:
             continue
         text = column.dropna().astype(str)
         if len(text) and text.str.contains(",").any() and \
-                text.str.fullmatch(_DECIMAL_COMMA).all():
-            frame[name] = column.str.replace(",", ".", regex=False).astype(float)
+                text.str.fullmatch(_DECIMAL_COMMA).all() and text.str.contains(r"\d").all():
+            frame[name] = column.str.replace(".", "", regex=False) \
+                .str.replace(",", ".", regex=False).astype(float)
     return frame
 
 
