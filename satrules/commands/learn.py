@@ -105,16 +105,15 @@ def _encoding(path: str) -> str:
 def _csv_header(path: str, encoding: str = "utf-8-sig") -> tuple[list[str], str]:
     """The header's column names and the separator: the one of :data:`SEPARATORS` that
     splits the header line into the most fields (``,`` when none splits it)."""
-    with open(path, newline="", encoding=encoding) as fh:
-        line = fh.readline()
     best: tuple[list[str], str] = ([], ",")
-    try:
-        for sep in SEPARATORS:
-            fields = next(csv.reader([line], delimiter=sep), [])
-            if len(fields) > len(best[0]):
-                best = (fields, sep)
-    except csv.Error as exc:
-        raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+    for sep in SEPARATORS:
+        with open(path, newline="", encoding=encoding) as fh:
+            try:   # the first record: a quoted name may hold a line break
+                fields = next(csv.reader(fh, delimiter=sep), [])
+            except csv.Error as exc:
+                raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+        if len(fields) > len(best[0]):
+            best = (fields, sep)
     return best
 
 
