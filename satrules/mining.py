@@ -372,7 +372,7 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     >>> cands = mine_rules(X, [0, 0, 1, 1], n_estimators=1, max_depth=1, random_state=0,
     ...                    feature_names=["age", "sex"])
     >>> [str(rule) for rule in cands]
-    ['IF age <= 2.5 THEN 0', 'IF age > 2.5 THEN 1']
+    ['IF age <= 2 THEN 0', 'IF age > 2 THEN 1']
     >>> cands.covers.toarray().astype(int)
     array([[1, 1, 0, 0],
            [0, 0, 1, 1]])
