@@ -244,3 +244,27 @@ def test_tree_thresholds_need_labels_and_a_known_method():
         ThresholdBinarizer(thresholds="both").fit(frame(), [0, 1])
     with pytest.raises(ValueError, match="thresholds must be one of quantile, tree, both"):
         ThresholdBinarizer(thresholds="entropy").fit(frame())
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
+
+
+@settings(max_examples=300, deadline=None)
+@given(low=finite, gap=st.floats(min_value=0, max_value=1e300), open_top=st.booleans())
+def test_shortest_decimal_is_in_range_and_no_longer_than_low(low, gap, open_top):
+    """``shortest_decimal(low, high)`` lies in ``[low, high)`` and has no more significant
+    digits than ``low``; ``short_threshold`` keeps a value of at most four digits."""
+    from decimal import Decimal
+
+    high = np.inf if open_top else low + gap
+    if not low < high:
+        high = np.nextafter(low, np.inf)
+    d = binarize.shortest_decimal(low, high)
+
+    def digits(x):
+        return len(Decimal(repr(float(x))).normalize().as_tuple().digits)
+
+    assert low <= d < high
+    assert digits(d) <= digits(low)
+    t = binarize.short_threshold(low, high)
+    assert low <= t < high and (t == low if digits(low) <= 4 else True)
