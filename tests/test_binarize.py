@@ -268,3 +268,23 @@ def test_shortest_decimal_is_in_range_and_no_longer_than_low(low, gap, open_top)
     assert digits(d) <= digits(low)
     t = binarize.short_threshold(low, high)
     assert low <= t < high and (t == low if digits(low) <= 4 else True)
+
+
+def test_auto_thresholds_give_a_tree_one_cut_per_class_boundary():
+    """``n_thresholds="auto"``: four quantile cuts, but a tree on ``K > 5`` classes may cut
+    ``K - 1`` times; a binary target keeps four."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"signal": rng.uniform(0, 8, 800), "noise": rng.normal(size=800)})
+    y = np.floor(X["signal"]).astype(int).astype(str).to_numpy()   # 8 classes
+    tb = ThresholdBinarizer(n_thresholds="auto", thresholds="tree").fit(X, y)
+    assert (tb.n_thresholds_, tb.n_tree_thresholds_) == (4, 7)
+    cuts = [c.value for c in tb.conditions_ if c.feature == "signal"]
+    assert np.allclose(cuts, np.arange(1, 8), atol=0.05)   # one cut at each class boundary
+    assert len([c for c in tb.conditions_ if c.feature == "noise"]) <= 7
+    quantile = ThresholdBinarizer(n_thresholds="auto").fit(X, y)
+    assert quantile.n_tree_thresholds_ == 4
+    assert len([c for c in quantile.conditions_ if c.feature == "signal"]) == 4
+    binary = ThresholdBinarizer(n_thresholds="auto", thresholds="tree").fit(X, y == "3")
+    assert binary.n_tree_thresholds_ == 4
+    with pytest.raises(ValueError, match="positive int or 'auto'"):
+        ThresholdBinarizer(n_thresholds="many").fit(X, y)

@@ -300,7 +300,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got "
                              f"{self.sign_test!r}")
         positive_int("max_partitions", self.max_partitions, allow_none=True)
-        positive_int("n_thresholds", self.n_thresholds)
+        if not (isinstance(self.n_thresholds, str) and self.n_thresholds == "auto"):
+            positive_int("n_thresholds", self.n_thresholds)
         if self.time_limit is not None and (isinstance(self.time_limit, bool) or
                                             not isinstance(self.time_limit, numbers.Real)
                                             or not self.time_limit > 0):

@@ -353,3 +353,19 @@ def test_tree_thresholds_let_the_rules_find_a_cut(cls_name):
     assert "x > 0.1" in tree.to_text()
     quantile = cls(thresholds="quantile", **params).fit(X, y)
     assert quantile.binarizer_.thresholds == "quantile" and quantile.score(X, y) < 1.0
+
+
+def test_default_thresholds_separate_many_classes_cut_from_one_feature():
+    """An 8-class target that is one feature cut into intervals: the default
+    ``n_thresholds="auto"`` gives each boundary its cut, so one-vs-rest rules get nearly
+    every training row right; with four cuts at most five of the intervals can be told
+    apart."""
+    import pandas as pd
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"signal": rng.uniform(0, 8, 480), "noise": rng.normal(size=480)})
+    y = np.floor(X["signal"]).astype(int).astype(str).to_numpy()
+    auto = IMLIClassifier(random_state=0, backend=ENGINES[0]).fit(X, y)
+    four = IMLIClassifier(random_state=0, backend=ENGINES[0], n_thresholds=4).fit(X, y)
+    assert auto.score(X, y) >= 0.95
+    assert four.score(X, y) <= 0.75
