@@ -479,27 +479,36 @@ class ExternalWCNFBackend(BackendBase):
         except OSError as exc:
             run.start_error = f"cannot start solver {args[0]!r}: {exc}"
             return run
-        run.pid = self.last_run["pid"] = proc.pid
-        tracker = Tracker(proc.pid, token, after_kill=_AFTER_KILL)
-        reader = threading.Thread(target=_drain, args=(proc.stderr, run.stderr), daemon=True)
-        reader.start()
+        # everything after the start is inside the try: a SIGTERM turned into Terminated
+        # while the tracker scans /proc or the reader starts (slow on a loaded machine)
+        # must still kill the solver (it once survived `pytest -n 4` on two busy cores)
+        tracker = reader = None
         try:
+            run.pid = self.last_run["pid"] = proc.pid
+            tracker = Tracker(proc.pid, token, after_kill=_AFTER_KILL)
+            thread = threading.Thread(target=_drain, args=(proc.stderr, run.stderr),
+                                      daemon=True)
+            thread.start()
+            reader = thread   # only a started thread can be joined
             self._pump(proc, parser, deadline, run, tracker)
         except BaseException:  # KeyboardInterrupt included: never leave the solver running
             _signal_group(proc.pid, signal.SIGKILL)
             proc.wait()
             raise
         finally:
-            tracker.scan()  # last look at the solver's children before it is reaped
+            if tracker is not None:
+                tracker.scan()  # last look at the solver's children before it is reaped
             if proc.poll() is None:
                 _signal_group(proc.pid, signal.SIGKILL)
                 proc.wait()
             _signal_group(proc.pid, signal.SIGKILL)  # descendants left in the group
-            run.detached, run.survivors = tracker.kill_all()
-            self.last_run["descendants"] = sorted(tracker.known)
-            reader.join(timeout=_AFTER_KILL)
+            if tracker is not None:
+                run.detached, run.survivors = tracker.kill_all()
+                self.last_run["descendants"] = sorted(tracker.known)
+            if reader is not None:
+                reader.join(timeout=_AFTER_KILL)
             proc.stdout.close()
-            if not reader.is_alive():  # else a descendant outside the group holds the pipe
+            if reader is None or not reader.is_alive():  # else a descendant holds the pipe
                 proc.stderr.close()
         run.returncode = proc.returncode
         parser.finish(complete=run.returncode == 0 and not run.timed_out)

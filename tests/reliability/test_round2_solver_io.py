@@ -438,3 +438,34 @@ def test_tracker_finds_detached_process_by_environment_marker():
         for proc in (root, stray):
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize("where", ["tracker", "reader"])
+def test_interrupt_while_setting_up_the_solver_still_kills_it(tmp_path, monkeypatch, where):
+    """Row 15: a SIGTERM (as ``Terminated``, a ``KeyboardInterrupt``) that arrives after the
+    solver started but while the backend is still setting up (the tracker's first /proc
+    scan, the stderr reader's start: slow on a loaded machine) kills the solver too.  It
+    once survived ``pytest -n 4`` on two busy cores."""
+    import threading
+
+    from satrules.backends import wcnf_external
+
+    info = tmp_path / "solver.pid"
+    solver = fake(tmp_path, "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                            f"open({str(info)!r} + '.tmp', 'w').write(str(os.getpid()))\n"
+                            f"os.rename({str(info)!r} + '.tmp', {str(info)!r})\n"
+                            "time.sleep(120)")
+
+    def interrupted(*args, **kwargs):   # the signal arrives once the solver is running
+        assert wait_until(info.exists), "the fake solver did not start"
+        raise KeyboardInterrupt
+
+    if where == "tracker":
+        monkeypatch.setattr(wcnf_external, "Tracker", interrupted)
+    else:
+        monkeypatch.setattr(threading.Thread, "start", interrupted)
+    backend = ExternalWCNFBackend([solver])
+    with pytest.raises(KeyboardInterrupt):
+        backend.solve(three_vars())
+    assert wait_until(lambda: not alive(int(info.read_text()))), "the solver survived"
+    assert not os.path.exists(backend.last_run["tmpdir"])
