@@ -267,10 +267,12 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
     parent, child = ctx.Pipe(duplex=True)
     proc = ctx.Process(target=_child_main, args=(spec, child), daemon=True)
     proc.start()
-    child.close()
-    sender = threading.Thread(target=_send_quietly, args=(parent, data), daemon=True)
-    sender.start()
-    try:
+    sender = None
+    try:   # from here on a KeyboardInterrupt (or SIGTERM at the CLI) still kills the child
+        child.close()
+        thread = threading.Thread(target=_send_quietly, args=(parent, data), daemon=True)
+        thread.start()
+        sender = thread
         if parent.poll(max(deadline - time.monotonic(), 0.0)):
             try:
                 return parent.recv()
@@ -280,7 +282,8 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
         return "timeout", None
     finally:
         kill_process_tree(proc)
-        sender.join(5)  # the dead child's pipe makes a pending send fail at once
+        if sender is not None:
+            sender.join(5)  # the dead child's pipe makes a pending send fail at once
         parent.close()
 
 

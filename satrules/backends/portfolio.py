@@ -225,8 +225,8 @@ class PortfolioBackend(BackendBase):
                                    args=(name, opts, deadline, seed, hint, child, scratch,
                                          os.getpid()))
                 proc.start()
+                procs.append(proc)   # first: an interrupt from here on still kills it
                 child.close()
-                procs.append(proc)
                 conns[parent] = (name, opts)
                 self.last_pids.append(proc.pid)
                 # the model goes through the pipe from a thread: a large pickle blocks the
