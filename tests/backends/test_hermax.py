@@ -254,3 +254,24 @@ def test_engine_process_that_dies_is_reported_not_raised(failure, monkeypatch):
     kind, message = hx._run_in_child(EngineSpec("os", "abort"), {}, time.monotonic() + 30)
     assert kind == "error"
     assert "died" in message and "exit code" in message
+
+
+def test_interrupt_once_the_engine_process_runs_still_kills_it(monkeypatch):
+    """A KeyboardInterrupt (Ctrl-C, or SIGTERM at the CLI) that arrives after the engine's
+    child process started, while the sender thread starts, kills the child.  Before, the
+    child stayed blocked reading its pipe for as long as the traceback (which holds the
+    pipe open, as an interactive session keeps it) lived."""
+    import multiprocessing
+    import threading
+
+    def interrupted(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted)
+    with pytest.raises(KeyboardInterrupt) as kept:   # kept: the traceback holds the pipe
+        hx._run_in_child(EngineSpec("time", "sleep"), {}, time.monotonic() + 30)
+    monkeypatch.undo()
+    deadline = time.monotonic() + 30
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children(), kept.typename
