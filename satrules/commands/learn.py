@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib
+import io
 import json
 import sys
 import time
@@ -78,9 +79,9 @@ ENCODINGS: tuple[str, ...] = ("utf-8-sig", "cp1252", "latin-1")
 _DECIMAL_COMMA = r"\s*[+-]?(\d{1,3}(\.\d{3})+|\d+)?(,\d+)?([eE][+-]?\d+)?\s*"
 
 
-def _encoding(path: str) -> str:
-    """The first of :data:`ENCODINGS` that decodes the whole file (warning when not
-    UTF-8); a file with NUL bytes is refused (binary, or UTF-16)."""
+def _read_text(path: str) -> str:
+    """The file's text, decoded once with the first of :data:`ENCODINGS` that decodes it
+    all (warning when not UTF-8); a file with NUL bytes is refused (binary, or UTF-16)."""
     with open(path, "rb") as fh:
         data = fh.read()
     if b"\x00" in data:
@@ -89,7 +90,7 @@ def _encoding(path: str) -> str:
                          "a UTF-8 CSV)")
     for encoding in ENCODINGS:
         try:
-            data.decode(encoding)
+            text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
         if encoding != ENCODINGS[0]:
@@ -98,20 +99,20 @@ def _encoding(path: str) -> str:
             warnings.warn(f"CSV file {path!r} is not UTF-8; read it as {encoding} (save it "
                           "as UTF-8 to be sure of its accented letters)", UserWarning,
                           stacklevel=3)
-        return encoding
+        return text
     raise AssertionError("Latin-1 decodes any bytes")  # pragma: no cover
 
 
-def _csv_header(path: str, encoding: str = "utf-8-sig") -> tuple[list[str], str]:
+def _csv_header(path: str, text: str) -> tuple[list[str], str]:
     """The header's column names and the separator: the one of :data:`SEPARATORS` that
-    splits the header line into the most fields (``,`` when none splits it)."""
+    splits the header record of ``text`` (the file ``path``) into the most fields (``,``
+    when none splits it)."""
     best: tuple[list[str], str] = ([], ",")
     for sep in SEPARATORS:
-        with open(path, newline="", encoding=encoding) as fh:
-            try:   # the first record: a quoted name may hold a line break
-                fields = next(csv.reader(fh, delimiter=sep), [])
-            except csv.Error as exc:
-                raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+        try:   # the first record: a quoted name may hold a line break
+            fields = next(csv.reader(io.StringIO(text, newline=""), delimiter=sep), [])
+        except csv.Error as exc:
+            raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
         if len(fields) > len(best[0]):
             best = (fields, sep)
     return best
@@ -156,8 +157,8 @@ def read_table(path: str, target: str | None = None):
     """
     import pandas as pd
 
-    encoding = _encoding(path)
-    header, sep = _csv_header(path, encoding)
+    text = _read_text(path)
+    header, sep = _csv_header(path, text)
     if not header:
         raise ValueError(f"CSV file {path!r} is empty (no header row)")
     seen, dupes = set(), []
@@ -168,7 +169,7 @@ def read_table(path: str, target: str | None = None):
     if dupes:
         raise ValueError(f"CSV file {path!r} has duplicate column names: {', '.join(dupes)}")
     try:
-        frame = pd.read_csv(path, sep=sep, encoding=encoding, skipinitialspace=True,
+        frame = pd.read_csv(io.StringIO(text, newline=""), sep=sep, skipinitialspace=True,
                             keep_default_na=False, na_values=list(NA_MARKERS))
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
