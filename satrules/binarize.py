@@ -366,6 +366,45 @@ def _thresholds(values: np.ndarray, n_thresholds: int, y: np.ndarray | None = No
                                                                           strict=True)])
 
 
+def _gini(n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Gini impurity times the row count of segments of ``n`` rows, ``p`` positive."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(n > 0, 2.0 * p * (n - p) / np.maximum(n, 1), 0.0)
+
+
+def _ladder_cuts(below: np.ndarray, below_pos: np.ndarray, total: int, total_pos: int,
+                 n_cuts: int, min_leaf: int) -> set[int]:
+    """Indices of the ``n_cuts`` thresholds of one ladder a best-first Gini tree on the
+    binary target keeps (``below[i]``/``below_pos[i]``: rows/positives at or below
+    threshold ``i``).  See :meth:`ThresholdBinarizer.class_columns`."""
+    T = len(below)
+    cum = np.concatenate([[0], below, [total]]).astype(np.float64)
+    cum_pos = np.concatenate([[0], below_pos, [total_pos]]).astype(np.float64)
+    chosen: set[int] = set()
+    bounds = [0, T + 1]          # segment edges on the cumulative arrays
+    while len(chosen) < n_cuts:
+        best, best_gain = None, 0.0
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            cand = np.arange(lo + 1, hi)        # threshold i splits at cum index i + 1
+            if not cand.size:
+                continue
+            n_l, p_l = cum[cand] - cum[lo], cum_pos[cand] - cum_pos[lo]
+            n_r, p_r = cum[hi] - cum[cand], cum_pos[hi] - cum_pos[cand]
+            gain = _gini(np.array(cum[hi] - cum[lo]), np.array(cum_pos[hi] - cum_pos[lo])) \
+                - _gini(n_l, p_l) - _gini(n_r, p_r)
+            gain[(n_l < min_leaf) | (n_r < min_leaf)] = -1.0
+            j = int(np.argmax(gain))
+            if gain[j] > best_gain + 1e-12:
+                best, best_gain = int(cand[j]), float(gain[j])
+        if best is None:
+            break
+        chosen.add(best - 1)
+        bounds = sorted([*bounds, best])
+    if not chosen:   # nothing splits the target: an even spacing
+        chosen = {int(i) for i in np.linspace(0, T - 1, n_cuts + 2)[1:-1].round()}
+    return chosen
+
+
 def _level_limit(max_levels: Any, n_present: int) -> int | None:
     if max_levels is None:
         return None
@@ -721,6 +760,76 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         for c, cat in enumerate(cats):  # one vectorised comparison per category
             block[:, c] = obj == cat
         return block
+
+    def class_columns(self, Xb: np.ndarray, y: np.ndarray,
+                      n_cuts: int | None = None) -> np.ndarray | None:
+        """Return the columns one binary problem needs: every threshold ladder cut back to
+        the ``n_cuts`` thresholds (default ``n_thresholds_``) that best split ``y``.
+
+        ``n_thresholds="auto"`` gives a target of ``K > 5`` classes up to ``K - 1``
+        thresholds per feature, so that every class can be told apart; one class
+        against the rest, as one-vs-rest learns it, needs far fewer.  Per ladder longer
+        than ``n_cuts``, the thresholds are chosen as a one-feature tree on ``y`` would
+        choose them, restricted to the ladder: best first by Gini decrease, each side
+        holding at least :data:`TREE_MIN_LEAF` of the rows (when no split qualifies, the
+        first ``n_cuts`` cuts of an even spacing).  Both columns of a kept threshold
+        (``<=`` and, with missing values, ``>``) and every other column are kept.
+
+        Parameters
+        ----------
+        Xb : ndarray of shape (n_samples, n_columns)
+            This binarizer's output on the training rows.
+        y : array-like of bool, shape (n_samples,)
+            The binary target.
+        n_cuts : int, optional
+            Thresholds kept per ladder.
+
+        Returns
+        -------
+        ndarray of int or None
+            The ascending column indices, or None when every ladder is short enough.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> x = np.arange(100).reshape(-1, 1) / 10
+        >>> b = ThresholdBinarizer(n_thresholds=9, thresholds="quantile").fit(x)
+        >>> [c.describe() for c in b.conditions_][:3]
+        ['x0 <= 0.9', 'x0 <= 1.9', 'x0 <= 2.9']
+        >>> middle = (x[:, 0] > 2) & (x[:, 0] < 6.5)    # one class of several
+        >>> cols = b.class_columns(b.transform(x), middle, n_cuts=2)
+        >>> [b.conditions_[c].describe() for c in cols]
+        ['x0 <= 1.9', 'x0 <= 6.9']
+        """
+        check_is_fitted(self, "conditions_")
+        n_cuts = self.n_thresholds_ if n_cuts is None else int(n_cuts)
+        y = np.asarray(y, dtype=bool)
+        Xb = np.asarray(Xb)
+        ladders: dict[int, list[int]] = {}
+        for c, cond in enumerate(self.conditions_):
+            if cond.kind == "ordinal" and cond.op == "<=":
+                ladders.setdefault(cond.group, []).append(c)
+        long = {g: cs for g, cs in ladders.items() if len(cs) > n_cuts}
+        if not long:
+            return None
+        ones = Xb.sum(axis=0, dtype=np.int64)
+        pos = Xb[y].sum(axis=0, dtype=np.int64)
+        n_rows, n_pos = len(y), int(y.sum())
+        missing = {cond.group: c for c, cond in enumerate(self.conditions_)
+                   if cond.kind == "categorical" and cond.value is MISSING}
+        min_leaf = max(TREE_MIN_ROWS, 1, int(np.ceil(TREE_MIN_LEAF * n_rows)))
+        drop: set[tuple[int, float]] = set()
+        for g, cs in long.items():
+            cs = sorted(cs, key=lambda c: self.conditions_[c].value)
+            m = missing.get(g)
+            total = n_rows - (0 if m is None else int(ones[m]))
+            total_pos = n_pos - (0 if m is None else int(pos[m]))
+            keep = _ladder_cuts(ones[cs], pos[cs], total, total_pos, n_cuts, min_leaf)
+            drop.update((g, self.conditions_[c].value)
+                        for i, c in enumerate(cs) if i not in keep)
+        return np.array([c for c, cond in enumerate(self.conditions_)
+                         if not (cond.kind == "ordinal" and (cond.group, cond.value) in drop)],
+                        dtype=np.int64)
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
         """Return the readable condition of each output column."""

@@ -288,3 +288,49 @@ def test_auto_thresholds_give_a_tree_one_cut_per_class_boundary():
     assert binary.n_tree_thresholds_ == 4
     with pytest.raises(ValueError, match="positive int or 'auto'"):
         ThresholdBinarizer(n_thresholds="many").fit(X, y)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_class_columns_keep_the_cuts_a_tree_on_the_ladder_keeps(seed):
+    """Per ladder, ``class_columns`` keeps the thresholds a best-first Gini tree on the
+    binary target picks among the ladder's thresholds (here scikit-learn's, fitted on the
+    interval index of each row, with the same smallest leaf)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng(seed)
+    n = 600
+    x = rng.uniform(0, 12, n)
+    p = rng.uniform(0, 1, 12)[np.floor(x).astype(int)]   # each unit interval its own rate
+    target = rng.uniform(size=n) < p
+    tb = ThresholdBinarizer(n_thresholds=11, thresholds="quantile").fit(x.reshape(-1, 1))
+    Xb = tb.transform(x.reshape(-1, 1))
+    cols = tb.class_columns(Xb, target, n_cuts=3)
+    kept = sorted(tb.conditions_[c].value for c in cols)
+    ladder = np.array(sorted(c.value for c in tb.conditions_))
+    interval = np.searchsorted(ladder, x, side="left")   # rows at or below ladder[i] -> i
+    leaf = max(1, int(np.ceil(binarize.TREE_MIN_LEAF * n)))
+    tree = DecisionTreeClassifier(max_leaf_nodes=4, min_samples_leaf=leaf, random_state=0)
+    tree.fit(interval.reshape(-1, 1), target)
+    split = tree.tree_.threshold[tree.tree_.feature >= 0]
+    assert kept == sorted(ladder[np.floor(split).astype(int)].tolist())
+
+
+def test_class_columns_keep_other_columns_and_both_sides_of_a_kept_threshold():
+    """Columns that are not an ordinal ladder stay; with missing values both the ``<=`` and
+    the ``>`` column of a kept threshold stay; short ladders give None."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.uniform(0, 10, 400), "colour": rng.choice(list("abc"), 400)})
+    X.loc[::7, "x"] = np.nan
+    target = (X["x"] > 6).to_numpy()
+    tb = ThresholdBinarizer(n_thresholds=9, thresholds="quantile").fit(X)
+    Xb = tb.transform(X)
+    cols = tb.class_columns(Xb, target, n_cuts=1)
+    described = [tb.conditions_[c].describe() for c in cols]
+    kept = [c for c in cols if tb.conditions_[c].kind == "ordinal"]
+    assert len(kept) == 2 and {tb.conditions_[c].op for c in kept} == {"<=", ">"}
+    assert len({tb.conditions_[c].value for c in kept}) == 1
+    assert abs(tb.conditions_[kept[0]].value - 6) < 1.2
+    assert "colour = a" in described
+    assert any(tb.conditions_[c].value is binarize.MISSING for c in cols)
+    assert sum(tb.conditions_[c].feature == "colour" for c in cols) == 3
+    assert tb.class_columns(Xb, target, n_cuts=9) is None

@@ -89,7 +89,7 @@ from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
-from satrules.rules import Rule, RuleSet
+from satrules.rules import Literal, Rule, RuleSet
 
 __all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "backend_spec",
            "split_partitions"]
@@ -384,9 +384,13 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         budget = {"deadline": deadline, "left": len(targets) * per_pass * self.n_passes_,
                   "stopped": False}
         fitted, solutions, records = {}, {}, {}
+        # many classes: each one-vs-rest problem sees only the thresholds that split it
+        narrow = len(targets) > 1 and \
+            self.binarizer_.n_tree_thresholds_ > self.binarizer_.n_thresholds_
         for c in targets:
+            columns = self.binarizer_.class_columns(Xb, y_idx == c) if narrow else None
             fitted[c], solutions[c], records[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng,
-                                                                   budget)
+                                                                   budget, columns)
         if self._null_test_on():
             self._null_test(fitted, records, Xb, y_idx)
         if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
@@ -484,14 +488,18 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         return getattr(enc, "hint", None)
 
     def _fit_binary(self, Xb: np.ndarray, y: np.ndarray, n_parts: int,
-                    rng: np.random.RandomState, budget: dict) -> tuple[RuleSet, list, dict]:
+                    rng: np.random.RandomState, budget: dict,
+                    columns: np.ndarray | None = None) -> tuple[RuleSet, list, dict]:
         """Learn one rule set for ``y`` (bool); return it, the solutions and a fit record.
 
         Every partition's rules are a candidate; the one with the lowest objective on the
         whole training set wins, the two constant rule sets included (so the result is
-        never worse on the training data than predicting one class).
+        never worse on the training data than predicting one class).  ``columns``: the
+        partitions are encoded over these columns of ``Xb`` only (the rules returned
+        index all of them; :meth:`ThresholdBinarizer.class_columns`).
         """
         conditions = self.binarizer_.conditions_
+        view = _ColumnView(Xb.shape[1], columns)
         best, best_obj, best_at = None, math.inf, None
         for r, rules in enumerate(self._trivial_rule_sets(Xb.shape[1])):
             obj = self._objective(rules, Xb, y)
@@ -520,9 +528,10 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                 # a solve allocates ~10^4 short lists per partition; pausing the cyclic
                 # GC halves the CPU of a small partition (satrules/ir/gcpause.py)
                 with paused_gc():
-                    enc = self._encode_partition(Xb[part], y[part],
-                                                 best_prior if anchor_best else prior, rng)
-                    hint = self._warm_start(enc, best)
+                    enc = self._encode_partition(view.rows(Xb, part), y[part],
+                                                 view.narrow(best_prior if anchor_best
+                                                             else prior), rng)
+                    hint = self._warm_start(enc, view.narrow(best))
                     sol = solve(enc.model, backend=name, time_limit=self._solve_time(budget),
                                 seed=int(rng.randint(2**31 - 1)), hint=hint, **options)
                 budget["left"] -= 1
@@ -537,7 +546,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                 history.append(entry)
                 if not sol.status.is_feasible:   # UNKNOWN: keep the previous anchors
                     continue
-                rules = self._decode(enc, sol).named(conditions)
+                rules = view.widen(self._decode(enc, sol)).named(conditions)
                 prior = self._prior_rules(rules)
                 candidate = self._final_rules(rules)
                 entry["objective"] = obj = self._objective(candidate, Xb, y)
@@ -647,3 +656,36 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         tags.classifier_tags.multi_class = True
         tags.input_tags.allow_nan = True   # missing values are a category (binarize.py)
         return tags
+
+
+class _ColumnView:
+    """Partitions encoded over a subset of the binary columns (or all of them): moves
+    rule sets between the full column indices and the subset's."""
+
+    def __init__(self, n_columns: int, columns: np.ndarray | None) -> None:
+        self.n_columns, self.columns = n_columns, columns
+        if columns is not None:
+            self.index = np.full(n_columns, -1, dtype=np.int64)
+            self.index[columns] = np.arange(len(columns))
+
+    def rows(self, Xb: np.ndarray, part: np.ndarray) -> np.ndarray:
+        """The partition's rows of ``Xb``, restricted to the subset."""
+        return Xb[part] if self.columns is None else Xb[np.ix_(part, self.columns)]
+
+    def _moved(self, rules: RuleSet, where: np.ndarray, n_columns: int) -> RuleSet:
+        return RuleSet([Rule(tuple(Literal(int(where[lit.column]), lit.negated)
+                                   for lit in rule.literals)) for rule in rules.rules],
+                       rules.kind, n_columns)
+
+    def narrow(self, rules: RuleSet | None) -> RuleSet | None:
+        """``rules`` over the subset's columns; None when one of them is outside it."""
+        if rules is None or self.columns is None:
+            return rules
+        if any(self.index[lit.column] < 0 for rule in rules.rules for lit in rule.literals):
+            return None
+        return self._moved(rules, self.index, len(self.columns))
+
+    def widen(self, rules: RuleSet) -> RuleSet:
+        """Rules decoded over the subset, over all the columns."""
+        return rules if self.columns is None else \
+            self._moved(rules, self.columns, self.n_columns)

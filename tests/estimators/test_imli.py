@@ -17,6 +17,7 @@ import satrules.estimators._base as base
 from satrules.backends.registry import available_backends
 from satrules.backends.registry import solve as real_solve
 from satrules.estimators.imli import IMLIClassifier
+from satrules.estimators.imlib import IMLIBClassifier
 from satrules.ir import Status, make_solution
 from satrules.rules import RuleSet
 from tests.timing import SLACK
@@ -369,3 +370,32 @@ def test_default_thresholds_separate_many_classes_cut_from_one_feature():
     four = IMLIClassifier(random_state=0, backend=ENGINES[0], n_thresholds=4).fit(X, y)
     assert auto.score(X, y) >= 0.95
     assert four.score(X, y) <= 0.75
+
+
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
+def test_many_classes_encode_each_class_over_its_own_thresholds(cls, monkeypatch):
+    """With ``K > 5`` classes the binarizer cuts each feature up to ``K - 1`` times, but
+    each one-vs-rest problem is encoded over the thresholds that split it
+    (``class_columns``), and the rules it returns index the full columns."""
+    import pandas as pd
+
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame({"signal": rng.uniform(0, 8, 320), "noise": rng.normal(size=320)})
+    y = np.floor(X["signal"]).astype(int).astype(str).to_numpy()
+    widths = []
+    original = cls._encode_partition
+
+    def spy(self, Xb, y_part, prior, rng_):
+        widths.append(Xb.shape[1])
+        return original(self, Xb, y_part, prior, rng_)
+
+    monkeypatch.setattr(cls, "_encode_partition", spy)
+    est = cls(random_state=0, backend=ENGINES[0], n_passes=1, max_partitions=3).fit(X, y)
+    full = len(est.binarizer_.conditions_)
+    Xb = est.binarizer_.transform(X)
+    expected = {len(est.binarizer_.class_columns(Xb, y == c)) for c in est.classes_}
+    assert full > 12 and max(widths) < full and set(widths) <= expected
+    for rules in est.rules_.values():
+        assert rules.n_columns == full
+        assert rules.conditions == tuple(est.binarizer_.conditions_)
+    assert est.score(X, y) >= 0.9
