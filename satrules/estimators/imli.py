@@ -69,7 +69,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
         ``"auto"``: 4, and with tree cuts on a target of ``K > 5`` classes up to
         ``K - 1`` cuts, so that each class can have its own interval (on a 20-class
         target cut from one feature, IMLI's test accuracy went from 0.34 with 4 cuts
-        to 0.99; ``benchmarks/results/many_classes.md``).
+        to 0.99; ``benchmarks/results/many_classes.md``).  Each one-vs-rest problem is
+        then encoded over the 4 thresholds per feature that split its class from the
+        rest (:meth:`~satrules.binarize.ThresholdBinarizer.class_columns`), which keeps
+        the cost per class that of 4 cuts.
     thresholds : {"tree", "quantile", "both"}, default="tree"
         Where they go: at the cuts of a one-feature decision tree on the training labels
         (at most ``n_thresholds``, leaves of at least 1 % of the rows; the quantiles for a
