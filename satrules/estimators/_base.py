@@ -480,9 +480,10 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         """Return a warm start of ``encoding`` realising ``rules``, or None (subclasses)."""
         return None
 
-    def _warm_start(self, enc, best: RuleSet) -> dict | None:
-        """The best rules so far as a feasible start of ``enc``, else the encoder's own hint."""
-        hint = self._hint_rules(enc, best) if best.n_rules else None
+    def _warm_start(self, enc, best: RuleSet | None) -> dict | None:
+        """The best rules so far as a feasible start of ``enc``, else the encoder's own hint
+        (also when ``best`` is None: it uses a column the partitions do not see)."""
+        hint = self._hint_rules(enc, best) if best is not None and best.n_rules else None
         if hint is not None and enc.model.evaluate(hint):
             return hint
         return getattr(enc, "hint", None)

@@ -399,3 +399,23 @@ def test_many_classes_encode_each_class_over_its_own_thresholds(cls, monkeypatch
         assert rules.n_columns == full
         assert rules.conditions == tuple(est.binarizer_.conditions_)
     assert est.score(X, y) >= 0.9
+
+
+def test_column_view_moves_rules_between_the_full_columns_and_a_subset():
+    """``_ColumnView``: narrow then widen gives the rules back; rules on a column outside
+    the subset narrow to None, which the warm start treats as "no rules to start from"."""
+    from satrules.estimators._base import _ColumnView
+    from satrules.rules import Literal, Rule
+
+    view = _ColumnView(6, np.array([1, 3, 4]))
+    rules = RuleSet([Rule((Literal(3), Literal(1, negated=True))), Rule((Literal(4),))], "dnf", 6)
+    small = view.narrow(rules)
+    assert small.n_columns == 3
+    assert [[(lit.column, lit.negated) for lit in r.literals] for r in small.rules] == \
+        [[(1, False), (0, True)], [(2, False)]]
+    assert view.widen(small).rules == rules.rules and view.widen(small).n_columns == 6
+    assert view.narrow(RuleSet([Rule((Literal(2),))], "dnf", 6)) is None
+    assert view.narrow(None) is None
+    assert view.rows(np.arange(24).reshape(4, 6), np.array([0, 2])).tolist() == \
+        [[1, 3, 4], [13, 15, 16]]
+    assert IMLIClassifier()._warm_start(type("E", (), {"hint": {1: True}})(), None) == {1: True}
