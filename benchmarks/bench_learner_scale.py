@@ -11,6 +11,8 @@ Usage::
 
     python benchmarks/bench_learner_scale.py                  # 1k .. 20k rows x 100 columns
     python benchmarks/bench_learner_scale.py --rows 20000 --cols 100 --repeat 3
+    python benchmarks/bench_learner_scale.py --rows 20000 --classes 3 --messy \
+        --out benchmarks/results/learner_scale_3classes
 
 Results: ``benchmarks/results/learner_scale.md`` (+ ``.csv``).  Wall time depends on
 the machine's load; CPU time is the process's own.
@@ -33,13 +35,13 @@ from benchmarks.tables import dict_rows_table, write_csv  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0):
+def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0, n_classes: int = 2):
     """Return a DataFrame ``X`` and labels ``y`` (numeric; optionally a category and NaNs)."""
     import pandas as pd
     from sklearn.datasets import make_classification
 
     X, y = make_classification(n_rows, n_cols, n_informative=min(10, n_cols),
-                               random_state=seed)
+                               n_classes=n_classes, random_state=seed)
     frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(n_cols)])
     if messy:
         rng = np.random.default_rng(seed)
@@ -57,10 +59,14 @@ def fit_one(name: str, X, y, seed: int) -> dict:
         warnings.simplefilter("ignore")
         est.fit(X, y)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"learner": name, "rows": len(y), "cols": X.shape[1], "wall_s": round(wall, 2),
+    per_class = isinstance(est.rules_, dict)   # one-vs-rest: one rule set per class
+    rules = list(est.rules_.values()) if per_class else [est.rules_]
+    solutions = list(est.solutions_.values()) if per_class else [est.solutions_]
+    return {"learner": name, "rows": len(y), "cols": X.shape[1],
+            "classes": len(est.classes_), "wall_s": round(wall, 2),
             "cpu_s": round(cpu, 2), "partitions": est.n_partitions_,
-            "solves": len(est.solutions_), "train_acc": round(est.score(X, y), 4),
-            "literals": est.rules_.n_literals}
+            "solves": sum(map(len, solutions)), "train_acc": round(est.score(X, y), 4),
+            "literals": sum(r.n_literals for r in rules)}
 
 
 def main(argv=None) -> int:
@@ -71,12 +77,14 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--messy", action="store_true",
                         help="a categorical column and 5 %% missing values")
+    parser.add_argument("--classes", type=int, default=2,
+                        help="classes of the target (one-vs-rest above 2)")
     parser.add_argument("--out", default=str(RESULTS / "learner_scale"))
     args = parser.parse_args(argv)
     rows = []
     for n_rows in map(int, args.rows.split(",")):
         for n_cols in map(int, args.cols.split(",")):
-            X, y = make_data(n_rows, n_cols, args.messy)
+            X, y = make_data(n_rows, n_cols, args.messy, n_classes=args.classes)
             for name in args.learners.split(","):
                 runs = [fit_one(name, X, y, seed) for seed in range(args.repeat)]
                 row = dict(runs[0])
