@@ -98,6 +98,11 @@ __all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "backend_spec",
 #: pyrulelearn's reference figures use 16-row batches).
 AUTO_PARTITION_SIZE = 16
 
+#: one-vs-rest: each class solves at least this many partitions per pass, however many
+#: classes share ``max_partitions`` (benchmarks/results/many_classes.md: 5 per pass cost a
+#: 20-class target 14 points of test accuracy)
+MIN_PARTITIONS_PER_CLASS = 25
+
 #: Seconds a fit runs before its progress bar appears (on a terminal only).
 PROGRESS_DELAY = 2.0
 
@@ -337,9 +342,15 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         """Whether one partition of ``rows`` rows passes the encoder's size guard (subclasses)."""
         return True
 
-    def _solved_per_pass(self, n_parts: int) -> int:
-        """Partitions solved in each pass: all of them, or ``max_partitions`` drawn at random."""
-        return n_parts if self.max_partitions is None else min(n_parts, self.max_partitions)
+    def _solved_per_pass(self, n_parts: int, n_targets: int = 1) -> int:
+        """Partitions solved in each pass for one of ``n_targets`` one-vs-rest problems: all
+        of them, or their share of ``max_partitions`` drawn at random (so a fit of K classes
+        solves about as many partitions as a binary one)."""
+        if self.max_partitions is None:
+            return n_parts
+        share = max(math.ceil(self.max_partitions / n_targets),
+                    min(self.max_partitions, MIN_PARTITIONS_PER_CLASS))
+        return min(n_parts, share)
 
     def _n_passes(self, n_parts: int) -> int:
         """Passes over the partitions; one when there is one partition (a repeat adds nothing)."""
@@ -380,9 +391,9 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
         self.n_partitions_ = n_parts
         self.n_passes_ = self._n_passes(n_parts)
-        per_pass = self._solved_per_pass(n_parts)
+        per_pass = self._solved_per_pass(n_parts, len(targets))
         budget = {"deadline": deadline, "left": len(targets) * per_pass * self.n_passes_,
-                  "stopped": False}
+                  "stopped": False, "targets": len(targets)}
         fitted, solutions, records = {}, {}, {}
         # many classes: each one-vs-rest problem sees only the thresholds that split it
         narrow = len(targets) > 1 and \
@@ -511,7 +522,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         prior, best_prior, solutions, history = None, None, [], []
         anchor_best = self.anchor == "best"
         name, options = backend_spec(self.backend)
-        n_passes, per_pass = self._n_passes(n_parts), self._solved_per_pass(n_parts)
+        n_passes = self._n_passes(n_parts)
+        per_pass = self._solved_per_pass(n_parts, budget.get("targets", 1))
         # on a terminal a fit still running after PROGRESS_DELAY s shows a bar on stderr
         bar = progress(range(n_passes * per_pass), desc="partitions", total=n_passes * per_pass,
                        delay=PROGRESS_DELAY)

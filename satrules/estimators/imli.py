@@ -59,7 +59,11 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Solve at most this many partitions per pass, drawn at random (each pass
         draws anew); the candidates are still judged on the whole training set.
         Keeps large data sets fast: 100 partitions of 16 rows are 1,600 rows per
-        pass.  ``None`` solves every partition.
+        pass.  One-vs-rest shares them: each of ``K > 2`` classes solves
+        ``ceil(max_partitions / K)`` per pass, but at least 25, so a fit of up to four
+        classes costs about what a binary one costs (a 3-class 20,000 × 100 table:
+        IMLIB 67 → 21 s, ``benchmarks/results/learner_scale_3classes.md``).  ``None``
+        solves every partition.
     anchor : {"previous", "best"}, default="previous"
         What a partition's anchors copy: the previous partition's rules (IMLI's
         incremental scheme) or the best rules so far.  Every solve is warm-started

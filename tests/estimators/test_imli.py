@@ -419,3 +419,28 @@ def test_column_view_moves_rules_between_the_full_columns_and_a_subset():
     assert view.rows(np.arange(24).reshape(4, 6), np.array([0, 2])).tolist() == \
         [[1, 3, 4], [13, 15, 16]]
     assert IMLIClassifier()._warm_start(type("E", (), {"hint": {1: True}})(), None) == {1: True}
+
+
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
+def test_one_vs_rest_classes_share_max_partitions(cls, monkeypatch):
+    """Each of ``K`` one-vs-rest problems solves ``ceil(max_partitions / K)`` partitions per
+    pass, but at least ``MIN_PARTITIONS_PER_CLASS``, so a fit of a few classes solves about
+    as many as a binary one."""
+    monkeypatch.setattr(base, "MIN_PARTITIONS_PER_CLASS", 2)
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(240, 3))
+    y = np.digitize(X[:, 0], [-0.5, 0.5])               # 3 classes
+    est = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
+              n_passes=2).fit(X, y)
+    assert est.n_partitions_ == 30
+    assert {len(s) for s in est.solutions_.values()} == {2 * 3}   # ceil(7 / 3) = 3 per pass
+    binary = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
+                 n_passes=2).fit(X, y == 1)
+    assert len(binary.solutions_) == 2 * 7
+    every = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=None,
+                n_passes=1).fit(X, y)
+    assert {len(s) for s in every.solutions_.values()} == {30}
+    monkeypatch.setattr(base, "MIN_PARTITIONS_PER_CLASS", 5)   # the floor: 5 per pass
+    floor = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
+                n_passes=2).fit(X, y)
+    assert {len(s) for s in floor.solutions_.values()} == {2 * 5}
