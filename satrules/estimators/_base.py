@@ -393,7 +393,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         self.n_passes_ = self._n_passes(n_parts)
         per_pass = self._solved_per_pass(n_parts, len(targets))
         budget = {"deadline": deadline, "left": len(targets) * per_pass * self.n_passes_,
-                  "stopped": False, "targets": len(targets)}
+                  "stopped": False, "per_pass": per_pass}
         fitted, solutions, records = {}, {}, {}
         # many classes: each one-vs-rest problem sees only the thresholds that split it
         narrow = len(targets) > 1 and \
@@ -523,7 +523,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         anchor_best = self.anchor == "best"
         name, options = backend_spec(self.backend)
         n_passes = self._n_passes(n_parts)
-        per_pass = self._solved_per_pass(n_parts, budget.get("targets", 1))
+        per_pass = budget["per_pass"]   # this class's share, set by fit
         # on a terminal a fit still running after PROGRESS_DELAY s shows a bar on stderr
         bar = progress(range(n_passes * per_pass), desc="partitions", total=n_passes * per_pass,
                        delay=PROGRESS_DELAY)
