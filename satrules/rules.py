@@ -452,17 +452,22 @@ class RuleSet:
         Xb = np.asarray(Xb)
         if Xb.ndim != 2 or Xb.shape[1] != self.n_columns:
             raise ValueError(f"expected a 2-D matrix with {self.n_columns} columns, got {Xb.shape}")
-        X = Xb if Xb.dtype == bool else Xb.astype(bool)
+        def columns(idx: list[int]) -> np.ndarray:
+            # cast only the columns a rule reads: casting a whole 20,000 x 3,800 uint8
+            # matrix was 18 ms of every whole-training-set objective
+            sub = Xb[:, idx]
+            return sub if sub.dtype == bool else sub.astype(bool)
+
         # rules are short: index their columns (O(n * literals)) instead of an n x m product
         dnf = self.kind == "dnf"
-        out = np.full(len(X), not dnf)
+        out = np.full(len(Xb), not dnf)
         for rule in self.rules:
-            pos = [lit.column for lit in rule.literals if not lit.negated]
-            neg = [lit.column for lit in rule.literals if lit.negated]
+            pos = columns([lit.column for lit in rule.literals if not lit.negated])
+            neg = columns([lit.column for lit in rule.literals if lit.negated])
             if dnf:   # term: every positive literal on a 1 and every negative literal on a 0
-                out |= X[:, pos].all(axis=1) & ~X[:, neg].any(axis=1)
+                out |= pos.all(axis=1) & ~neg.any(axis=1)
             else:     # clause: some positive literal on a 1 or some negative literal on a 0
-                out &= X[:, pos].any(axis=1) | ~X[:, neg].all(axis=1)
+                out &= pos.any(axis=1) | ~neg.all(axis=1)
         return out
 
     def binarize(self, X: Any) -> np.ndarray:
