@@ -13,6 +13,8 @@ Usage::
     python benchmarks/bench_learner_scale.py --rows 20000 --cols 100 --repeat 3
     python benchmarks/bench_learner_scale.py --rows 20000 --classes 3 --messy \
         --out benchmarks/results/learner_scale_3classes
+    python benchmarks/bench_learner_scale.py --rows 20000 --classes 20 --messy \
+        --target intervals --out benchmarks/results/learner_scale_20intervals
 
 Results: ``benchmarks/results/learner_scale.md`` (+ ``.csv``).  Wall time depends on
 the machine's load; CPU time is the process's own.
@@ -35,13 +37,25 @@ from benchmarks.tables import dict_rows_table, write_csv  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0, n_classes: int = 2):
-    """Return a DataFrame ``X`` and labels ``y`` (numeric; optionally a category and NaNs)."""
+def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0, n_classes: int = 2,
+              target: str = "classification"):
+    """Return a DataFrame ``X`` and labels ``y`` (numeric; optionally a category and NaNs).
+
+    ``target="classification"``: ``make_classification``'s (clusters; with many classes
+    no class is separable by a few axis-parallel rules, so the rule learners return a
+    constant).  ``"intervals"``: standard normal columns and the class of the interval of
+    column 1 among ``n_classes`` cut at ``linspace(-2, 2, n_classes - 1)`` (learnable by
+    one two-literal rule per class; column 0 is the categorical one with ``--messy``).
+    """
     import pandas as pd
     from sklearn.datasets import make_classification
 
-    X, y = make_classification(n_rows, n_cols, n_informative=min(10, n_cols),
-                               n_classes=n_classes, random_state=seed)
+    if target == "intervals":
+        X = np.random.default_rng(seed).normal(size=(n_rows, n_cols))
+        y = np.digitize(X[:, min(1, n_cols - 1)], np.linspace(-2, 2, n_classes - 1))
+    else:
+        X, y = make_classification(n_rows, n_cols, n_informative=min(10, n_cols),
+                                   n_classes=n_classes, random_state=seed)
     frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(n_cols)])
     if messy:
         rng = np.random.default_rng(seed)
@@ -79,12 +93,15 @@ def main(argv=None) -> int:
                         help="a categorical column and 5 %% missing values")
     parser.add_argument("--classes", type=int, default=2,
                         help="classes of the target (one-vs-rest above 2)")
+    parser.add_argument("--target", choices=("classification", "intervals"),
+                        default="classification", help="see make_data")
     parser.add_argument("--out", default=str(RESULTS / "learner_scale"))
     args = parser.parse_args(argv)
     rows = []
     for n_rows in map(int, args.rows.split(",")):
         for n_cols in map(int, args.cols.split(",")):
-            X, y = make_data(n_rows, n_cols, args.messy, n_classes=args.classes)
+            X, y = make_data(n_rows, n_cols, args.messy, n_classes=args.classes,
+                             target=args.target)
             for name in args.learners.split(","):
                 runs = [fit_one(name, X, y, seed) for seed in range(args.repeat)]
                 row = dict(runs[0])

@@ -32,9 +32,16 @@ Optional hooks for the selection: ``_literal_weight(self)`` (default 1) and
 
 Partitions: the training rows are shuffled with ``random_state`` and split per
 class with ``numpy.array_split``, so every partition keeps the class ratio
-(ALGORITHMS.md §2.6).  ``partition_size`` (rows per partition), when set,
-overrides ``n_partitions`` (``ceil(n / partition_size)`` partitions);
-``n_partitions="auto"`` means ``ceil(n / AUTO_PARTITION_SIZE)``.
+(ALGORITHMS.md §2.6) -- unless that ratio would leave a partition fewer than
+``MIN_RARE_PER_PARTITION`` rows of the rarer class on average (a one-vs-rest class
+of 5 %, a rare binary label): then the rarer class fills a quarter of every
+partition (:func:`balanced_partitions`), a departure from the papers.  With
+ratio-keeping partitions, 20 classes of 20,000 x 100 scored IMLIB 0.09 and IMLI 0.47
+in test (docs/benchmarks.md).
+
+``partition_size`` (rows per partition), when set, overrides ``n_partitions``
+(``ceil(n / partition_size)`` partitions); ``n_partitions="auto"`` means
+``ceil(n / AUTO_PARTITION_SIZE)``.
 
 Passes and selection: the partitions are solved ``n_passes`` times (each pass
 reshuffles them); every partition's decoded rules, after ``_final_rules``, are a
@@ -92,7 +99,7 @@ from satrules.ir.gcpause import paused_gc
 from satrules.rules import Literal, Rule, RuleSet
 
 __all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "backend_spec",
-           "split_partitions"]
+           "split_partitions", "balanced_partitions"]
 
 #: Rows per partition when ``n_partitions="auto"`` (seed 002 used 8 or 16 rows;
 #: pyrulelearn's reference figures use 16-row batches).
@@ -102,6 +109,22 @@ AUTO_PARTITION_SIZE = 16
 #: classes share ``max_partitions`` (benchmarks/results/many_classes.md: 5 per pass cost a
 #: 20-class target 14 points of test accuracy)
 MIN_PARTITIONS_PER_CLASS = 25
+#: ... but a pass of a one-vs-rest fit does at most this much work in all, counted in
+#: units of one solve's fixed cost (see ``SOLVE_OVERHEAD_CLAUSES``), before the floor above
+#: gives way: 20 classes of 20,000 x 100 took IMLIB 106 s with the floor alone, over the
+#: 60 s of issue #11; with 1,000 units 50 classes still took IMLI 59 s, as balanced
+#: partitions make its solves slower (benchmarks/results/learner_scale_*classes.md)
+PASS_WORK = 700
+#: one solve costs about as much as loading this many clauses (RC2 on 16-row partitions:
+#: ~14 ms plus ~0.9 us per hard clause, measured on IMLI and IMLIB at 20,000 x 100)
+SOLVE_OVERHEAD_CLAUSES = 15_000
+
+#: partitions are balanced (:func:`balanced_partitions`) when the stratified split would
+#: give them fewer rows of the rarer class than this on average
+MIN_RARE_PER_PARTITION = 2
+#: ... and the rarer class then fills this share of every partition (half: many-class
+#: accuracy alike, hpc's one-vs-rest 2 points worse, fits 30 % slower; docs/benchmarks.md)
+RARE_SHARE = 0.25
 
 #: Seconds a fit runs before its progress bar appears (on a terminal only).
 PROGRESS_DELAY = 2.0
@@ -201,6 +224,47 @@ def split_partitions(y: np.ndarray, n_partitions: int, rng: np.random.RandomStat
     return [p for p in parts if len(p)]
 
 
+def balanced_partitions(y: np.ndarray, n_partitions: int,
+                        rng: np.random.RandomState) -> list:
+    """Return ``n_partitions`` index arrays in which the rarer class of the boolean ``y``
+    fills ``RARE_SHARE`` (a quarter) of each partition (its rows reused across partitions
+    when there are too few); the other class fills the rest, each of its rows in at most
+    one partition.
+    Only when the stratified split would give a partition fewer than
+    ``MIN_RARE_PER_PARTITION`` rows of the rarer class on average; otherwise, and when
+    ``y`` has one class, the stratified :func:`split_partitions`.
+
+    A 16-row partition of a class of 5 % holds one example of it or none, and a solve
+    over one positive learns nothing that generalises; the partitions only propose
+    candidate rules, which are judged on the whole training set, so a balanced
+    partition costs nothing in the objective the fit minimises.  (Balancing every
+    partition, whatever the ratio, measured no better on the binary learner sets:
+    mean test accuracy -0.003 to +0.001, slower fits; see docs/benchmarks.md.)
+
+    Examples
+    --------
+    >>> y = np.array([True] * 2 + [False] * 14)
+    >>> parts = balanced_partitions(y, 2, np.random.RandomState(0))
+    >>> [len(p) for p in parts], [int(y[p].sum()) for p in parts]
+    ([8, 8], [2, 2])
+    """
+    y = np.asarray(y, dtype=bool)
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    rare, common = (pos, neg) if len(pos) <= len(neg) else (neg, pos)
+    size = math.ceil(len(y) / n_partitions)
+    n_rare = min(int(size * RARE_SHARE), len(rare))
+    if len(rare) == 0 or len(rare) >= MIN_RARE_PER_PARTITION * n_partitions \
+            or len(rare) >= n_rare * n_partitions:
+        return split_partitions(y, n_partitions, rng)
+    rare = rng.permutation(rare)
+    chunks = np.array_split(rng.permutation(common), n_partitions)
+    # n_rare <= len(rare): the rare rows of one partition are distinct
+    take = (np.arange(n_rare)[None, :] + n_rare * np.arange(n_partitions)[:, None]) % len(rare)
+    parts = [np.sort(np.concatenate([rare[t], c[:size - n_rare]]))
+             for t, c in zip(take, chunks, strict=True)]
+    return [p for p in parts if len(p)]
+
+
 def backend_spec(backend: Any) -> tuple[str, dict]:
     """Return ``(name, options)`` for an estimator's ``backend`` parameter.
 
@@ -263,6 +327,9 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
     #: every literal and rule of the final rules must pass the sign test on its own
     #: marginal effect (:func:`~satrules.estimators._polish.prune_rules`; an experiment)
     _prune = False
+    #: a rare class fills a quarter of every partition (:func:`balanced_partitions`);
+    #: off, partitions keep the class ratio, as in the papers
+    _balance_partitions = True
 
     #: scikit-learn estimator checks this family is known to fail, with the reason.
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
@@ -342,15 +409,25 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         """Whether one partition of ``rows`` rows passes the encoder's size guard (subclasses)."""
         return True
 
-    def _solved_per_pass(self, n_parts: int, n_targets: int = 1) -> int:
+    def _encoding_clauses(self, rows: int, n_columns: int) -> int | None:
+        """About how many clauses encode one partition (``None``: unknown; subclasses)."""
+        return None
+
+    def _solved_per_pass(self, n_parts: int, n_targets: int = 1,
+                         clauses: int | None = None) -> int:
         """Partitions solved in each pass for one of ``n_targets`` one-vs-rest problems: all
         of them, or their share of ``max_partitions`` drawn at random (so a fit of K classes
-        solves about as many partitions as a binary one)."""
+        solves about as many partitions as a binary one), but at least
+        ``MIN_PARTITIONS_PER_CLASS`` -- unless the ``n_targets`` classes' solves of
+        ``clauses`` clauses each would exceed ``PASS_WORK`` in all."""
         if self.max_partitions is None:
             return n_parts
-        share = max(math.ceil(self.max_partitions / n_targets),
-                    min(self.max_partitions, MIN_PARTITIONS_PER_CLASS))
-        return min(n_parts, share)
+        share = math.ceil(self.max_partitions / n_targets)
+        floor = min(self.max_partitions, MIN_PARTITIONS_PER_CLASS)
+        if n_targets > 1 and clauses is not None:
+            work = 1 + clauses / SOLVE_OVERHEAD_CLAUSES
+            floor = min(floor, int(PASS_WORK // (n_targets * work)))
+        return min(n_parts, max(share, floor))
 
     def _n_passes(self, n_parts: int) -> int:
         """Passes over the partitions; one when there is one partition (a repeat adds nothing)."""
@@ -391,17 +468,23 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
         self.n_partitions_ = n_parts
         self.n_passes_ = self._n_passes(n_parts)
-        per_pass = self._solved_per_pass(n_parts, len(targets))
-        budget = {"deadline": deadline, "left": len(targets) * per_pass * self.n_passes_,
-                  "stopped": False, "per_pass": per_pass}
-        fitted, solutions, records = {}, {}, {}
         # many classes: each one-vs-rest problem sees only the thresholds that split it
         narrow = len(targets) > 1 and \
             self.binarizer_.n_tree_thresholds_ > self.binarizer_.n_thresholds_
+        columns = {c: self.binarizer_.class_columns(Xb, y_idx == c) if narrow else None
+                   for c in targets}
+        rows = math.ceil(len(y_idx) / n_parts)
+        per_pass = {c: self._solved_per_pass(
+            n_parts, len(targets),
+            self._encoding_clauses(rows, Xb.shape[1] if columns[c] is None else len(columns[c])))
+            for c in targets}
+        budget = {"deadline": deadline, "left": sum(per_pass.values()) * self.n_passes_,
+                  "stopped": False}
+        fitted, solutions, records = {}, {}, {}
         for c in targets:
-            columns = self.binarizer_.class_columns(Xb, y_idx == c) if narrow else None
+            budget["per_pass"] = per_pass[c]
             fitted[c], solutions[c], records[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng,
-                                                                   budget, columns)
+                                                                   budget, columns[c])
         if self._null_test_on():
             self._null_test(fitted, records, Xb, y_idx)
         if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
@@ -529,7 +612,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
                        delay=PROGRESS_DELAY)
         steps = iter(bar)
         for p in range(n_passes):
-            parts = split_partitions(y, n_parts, rng)
+            parts = (balanced_partitions if self._balance_partitions else split_partitions)(
+                y, n_parts, rng)
             if per_pass < len(parts):   # large data: a random subset of the partitions
                 keep = np.sort(rng.choice(len(parts), per_pass, replace=False))
                 parts = [parts[j] for j in keep]

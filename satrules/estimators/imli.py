@@ -43,7 +43,9 @@ class IMLIClassifier(IncrementalRuleClassifier):
     feature_weight : float, default=1
         ``w_f``: the cost of one literal (after the first partition, of one change).
     n_partitions : int or "auto", default="auto"
-        Number of stratified partitions learned incrementally; ``"auto"`` uses
+        Number of partitions learned incrementally (stratified; when the rarer
+        class would have fewer than two rows per partition, it fills a quarter of
+        each instead: ``balanced_partitions`` in ``satrules.estimators._base``); ``"auto"`` uses
         ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol).  One
         partition is one exact solve over all rows, which can take minutes on a
         few hundred rows.
@@ -62,7 +64,9 @@ class IMLIClassifier(IncrementalRuleClassifier):
         pass.  One-vs-rest shares them: each of ``K > 2`` classes solves
         ``ceil(max_partitions / K)`` per pass, but at least 25, so a fit of up to four
         classes costs about what a binary one costs (a 3-class 20,000 × 100 table:
-        IMLIB 67 → 21 s, ``benchmarks/results/learner_scale_3classes.md``).  ``None``
+        IMLIB 67 → 21 s, ``benchmarks/results/learner_scale_3classes.md``).  The floor
+        of 25 gives way when the classes' encodings together would be large (many
+        classes of wide data), so that a pass does a bounded amount of work.  ``None``
         solves every partition.
     anchor : {"previous", "best"}, default="previous"
         What a partition's anchors copy: the previous partition's rules (IMLI's
@@ -271,7 +275,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
         return float(self.feature_weight)
 
     def _encoding_fits(self, rows: int, n_columns: int) -> bool:
-        if self.max_clauses is None:
-            return True
-        size = estimate_imli_size(rows, n_columns, self.n_rules, rows, self.symmetry_breaking)
-        return size["n_clauses"] <= self.max_clauses
+        return self.max_clauses is None or \
+            self._encoding_clauses(rows, n_columns) <= self.max_clauses
+
+    def _encoding_clauses(self, rows: int, n_columns: int) -> int:
+        # every row counted as the side with the most clauses: an upper bound
+        return estimate_imli_size(rows, n_columns, self.n_rules, rows,
+                                  self.symmetry_breaking)["n_clauses"]

@@ -45,7 +45,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         a negative costs λ per covering rule, polarity free across partitions).  See
         ``docs/imlib_objective.md``.
     n_partitions : int or "auto", default="auto"
-        Number of stratified partitions learned incrementally; ``"auto"`` uses
+        Number of partitions learned incrementally (stratified; when the rarer
+        class would have fewer than two rows per partition, it fills a quarter of
+        each instead: ``balanced_partitions`` in ``satrules.estimators._base``); ``"auto"`` uses
         ``ceil(n_samples / 16)`` (16-row partitions, the papers' protocol).  One
         partition is one exact solve over all rows, which can take minutes on a
         few hundred rows.
@@ -64,7 +66,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         pass.  One-vs-rest shares them: each of ``K > 2`` classes solves
         ``ceil(max_partitions / K)`` per pass, but at least 25, so a fit of up to four
         classes costs about what a binary one costs (a 3-class 20,000 × 100 table:
-        IMLIB 67 → 21 s, ``benchmarks/results/learner_scale_3classes.md``).  ``None``
+        IMLIB 67 → 21 s, ``benchmarks/results/learner_scale_3classes.md``).  The floor
+        of 25 gives way when the classes' encodings together would be large (many
+        classes of wide data), so that a pass does a bounded amount of work.  ``None``
         solves every partition.
     anchor : {"previous", "best"}, default="previous"
         What a partition's C′ anchors copy: the previous partition's rules (the
@@ -257,9 +261,11 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         return decode_imlib(encoding.layout, solution)
 
     def _encoding_fits(self, rows: int, n_columns: int) -> bool:
-        size = estimate_imlib_size(rows, n_columns, self.n_rules, self.max_literals_per_rule,
-                                   reduce=bool(self.reduce))
-        return size["n_hard"] <= DEFAULT_MAX_CLAUSES
+        return self._encoding_clauses(rows, n_columns) <= DEFAULT_MAX_CLAUSES
+
+    def _encoding_clauses(self, rows: int, n_columns: int) -> int:
+        return estimate_imlib_size(rows, n_columns, self.n_rules, self.max_literals_per_rule,
+                                   reduce=bool(self.reduce))["n_hard"]
 
     def _max_literals(self) -> int:
         return int(self.max_literals_per_rule)

@@ -444,3 +444,40 @@ def test_one_vs_rest_classes_share_max_partitions(cls, monkeypatch):
     floor = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
                 n_passes=2).fit(X, y)
     assert {len(s) for s in floor.solutions_.values()} == {2 * 5}
+    # the floor gives way when the classes' solves together exceed PASS_WORK: one unit
+    # per solve here (a huge SOLVE_OVERHEAD_CLAUSES), so 13 units leave 13 // 3 = 4 each
+    monkeypatch.setattr(base, "SOLVE_OVERHEAD_CLAUSES", 10**12)
+    monkeypatch.setattr(base, "PASS_WORK", 13)
+    capped = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
+                 n_passes=2).fit(X, y)
+    assert {len(s) for s in capped.solutions_.values()} == {2 * 4}
+    monkeypatch.setattr(base, "PASS_WORK", 1)   # never below the share of max_partitions
+    shared = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
+                 n_passes=2).fit(X, y)
+    assert {len(s) for s in shared.solutions_.values()} == {2 * 3}
+    binary = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
+                 n_passes=2).fit(X, y == 1)   # one problem: no floor, no work bound
+    assert len(binary.solutions_) == 2 * 7
+
+
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
+def test_partition_floor_gives_way_to_large_encodings(cls):
+    """``_solved_per_pass``: the floor of ``MIN_PARTITIONS_PER_CLASS`` holds for small
+    encodings and shrinks for large ones, so that many classes of wide data stay bounded;
+    the share of ``max_partitions`` is always kept."""
+    est = cls(max_partitions=100)
+    small, large = est._encoding_clauses(16, 40), est._encoding_clauses(16, 900)
+    assert small < large
+    assert est._solved_per_pass(1250, 20, small) == base.MIN_PARTITIONS_PER_CLASS
+    work = 1 + large / base.SOLVE_OVERHEAD_CLAUSES
+    expect = max(5, min(25, int(base.PASS_WORK // (20 * work))))
+    assert est._solved_per_pass(1250, 20, large) == expect
+    assert est._solved_per_pass(1250, 1000, large) == 1   # ceil(100 / 1000)
+    assert est._solved_per_pass(1250, 1, large) == 100    # binary: max_partitions
+    assert est._solved_per_pass(10, 1, large) == 10       # never more than there are
+    assert est._solved_per_pass(1250, 20, None) == base.MIN_PARTITIONS_PER_CLASS
+    # beyond the share of max_partitions, a pass does at most PASS_WORK in all
+    for k in (3, 8, 20, 50, 100):
+        share = est._solved_per_pass(1250, k, large)
+        assert share >= -(-100 // k)
+        assert share == -(-100 // k) or k * share * work <= base.PASS_WORK or share == 25
