@@ -186,3 +186,48 @@ def test_verified_assignment_refutes_an_unsat_claim():
              "lower_bound": None, "engine": "e2", "engine_version": "", "message": ""}
     sol = backend._choose(m, [("a", feasible), ("b", unsat)], 0.0, None)
     assert sol.status is Status.FEASIBLE and sol.cost == 0 and sol["x"]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+def test_interrupt_right_after_a_member_starts_still_kills_it(monkeypatch):
+    """A KeyboardInterrupt (Ctrl-C, or SIGTERM at the CLI) that arrives just after a member
+    process started -- here raised by the first ``Connection.close``, the parent closing
+    the member's end of the pipe -- still kills the member and removes the scratch
+    directory.  Before the member was recorded first, it escaped the clean-up and, not
+    daemonic, stayed blocked reading the model it was never sent."""
+    import multiprocessing.connection
+    import multiprocessing.context
+    import tempfile
+
+    import satrules.backends.portfolio as pf
+
+    started, scratch = [], []
+    real_start = multiprocessing.context.SpawnProcess.start
+    real_close = multiprocessing.connection.Connection.close
+    real_mkdtemp = tempfile.mkdtemp
+
+    def start(self):
+        real_start(self)
+        started.append(self.pid)
+
+    def close_once(self):
+        monkeypatch.setattr(multiprocessing.connection.Connection, "close", real_close)
+        real_close(self)
+        raise KeyboardInterrupt
+
+    def mkdtemp(*args, **kwargs):
+        scratch.append(real_mkdtemp(*args, **kwargs))
+        return scratch[-1]
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", start)
+    monkeypatch.setattr(multiprocessing.connection.Connection, "close", close_once)
+    monkeypatch.setattr(pf.tempfile, "mkdtemp", mkdtemp)
+    model = Model()
+    model.add_soft([model.new_var("x")], weight=1)
+    backend = PortfolioBackend(backends=[("rc2", {}), ("rc2", {})])
+    with pytest.raises(KeyboardInterrupt) as kept:   # kept: the traceback holds the pipe
+        backend.solve(model, time_limit=30)
+    monkeypatch.undo()
+    assert len(started) == 1, "the interrupt came before or after the first member started"
+    assert _all_gone(started), kept.typename
+    assert scratch and not Path(scratch[0]).exists()
