@@ -40,6 +40,7 @@ the message.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import shlex
@@ -342,6 +343,30 @@ def _signal_group(pid: int, sig: int) -> None:
         pass
 
 
+class _GuardedPopen(subprocess.Popen):
+    """A ``Popen`` that kills its child when its own constructor is interrupted.
+
+    ``Popen.__init__`` forks, then waits for the exec to succeed; a ``KeyboardInterrupt``
+    (or a SIGTERM turned into ``Terminated`` at the CLI) in that window escapes the
+    constructor with the child already running, and no caller ever holds the object
+    that could kill it: the solver, in a session of its own, ran on as an orphan.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().__init__(*args, **kwargs)
+        except BaseException:
+            # a child that failed to exec has been reaped (returncode set) by Popen
+            if getattr(self, "_child_created", False) and self.returncode is None:
+                _signal_group(self.pid, signal.SIGKILL)
+                with contextlib.suppress(OSError):  # before its setsid: not a group yet
+                    os.kill(self.pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(self.pid, 0)
+                self.returncode = -signal.SIGKILL
+            raise
+
+
 def _drain(stream, sink: bytearray) -> None:
     """Read ``stream`` to EOF keeping only the last bytes (runs in a thread)."""
     while True:
@@ -467,9 +492,9 @@ class ExternalWCNFBackend(BackendBase):
         token = f"{os.getpid()}-{os.path.basename(tmpdir)}"
         env = dict(os.environ, TMPDIR=tmpdir, **{MARKER: token})
         try:
-            proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, env=env, start_new_session=True,
-                                    close_fds=True)
+            proc = _GuardedPopen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, env=env, start_new_session=True,
+                                 close_fds=True)
         except FileNotFoundError:
             run.start_error = f"solver not found: {args[0]!r}"
             return run

@@ -440,6 +440,35 @@ def test_tracker_finds_detached_process_by_environment_marker():
             proc.wait()
 
 
+def test_interrupt_inside_popen_still_kills_the_solver(tmp_path, monkeypatch):
+    """A ``KeyboardInterrupt`` (or SIGTERM as ``Terminated``) that lands inside
+    ``subprocess.Popen`` after the fork -- while it waits for the exec -- escapes the
+    constructor before the backend holds the process; the solver is killed anyway
+    (``_GuardedPopen``).  With a plain ``Popen`` it ran on, in a session of its own."""
+    import subprocess
+
+    from satrules.backends import wcnf_external
+
+    solver = fake(tmp_path, "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                            "time.sleep(120)")
+    forked = []
+    real = subprocess.Popen._close_pipe_fds
+
+    def interrupted(self, *args, **kwargs):   # runs in the parent just after the fork
+        real(self, *args, **kwargs)
+        forked.append(self.pid)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(subprocess.Popen, "_close_pipe_fds", interrupted)
+    backend = wcnf_external.ExternalWCNFBackend([solver])
+    with pytest.raises(KeyboardInterrupt):
+        backend.solve(three_vars())
+    monkeypatch.undo()
+    assert len(forked) == 1
+    assert wait_until(lambda: not alive(forked[0])), "the solver survived"
+    assert not os.path.exists(backend.last_run["tmpdir"])
+
+
 @pytest.mark.parametrize("where", ["tracker", "reader"])
 def test_interrupt_while_setting_up_the_solver_still_kills_it(tmp_path, monkeypatch, where):
     """Row 15: a SIGTERM (as ``Terminated``, a ``KeyboardInterrupt``) that arrives after the
