@@ -761,8 +761,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             block[:, c] = obj == cat
         return block
 
-    def class_columns(self, Xb: np.ndarray, y: np.ndarray,
-                      n_cuts: int | None = None) -> np.ndarray | None:
+    def class_columns(self, Xb: np.ndarray, y: np.ndarray, n_cuts: int | None = None,
+                      column_counts: np.ndarray | None = None) -> np.ndarray | None:
         """Return the columns one binary problem needs: every threshold ladder cut back to
         the ``n_cuts`` thresholds (default ``n_thresholds_``) that best split ``y``.
 
@@ -783,6 +783,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             The binary target.
         n_cuts : int, optional
             Thresholds kept per ladder.
+        column_counts : ndarray of shape (n_columns,), optional
+            ``Xb.sum(axis=0)``, when already computed: one-vs-rest asks once per class,
+            and on 20,000 rows x 10,000 columns each sum takes about 0.1 s.
 
         Returns
         -------
@@ -812,7 +815,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         long = {g: cs for g, cs in ladders.items() if len(cs) > n_cuts}
         if not long:
             return None
-        ones = Xb.sum(axis=0, dtype=np.int64)
+        ones = Xb.sum(axis=0, dtype=np.int64) if column_counts is None else \
+            np.asarray(column_counts, dtype=np.int64)
+        if ones.shape != (Xb.shape[1],):
+            raise ValueError(f"column_counts has shape {ones.shape}, expected "
+                             f"({Xb.shape[1]},): one count per column of Xb")
         pos = Xb[y].sum(axis=0, dtype=np.int64)
         n_rows, n_pos = len(y), int(y.sum())
         missing = {cond.group: c for c, cond in enumerate(self.conditions_)

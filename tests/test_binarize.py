@@ -334,3 +334,21 @@ def test_class_columns_keep_other_columns_and_both_sides_of_a_kept_threshold():
     assert any(tb.conditions_[c].value is binarize.MISSING for c in cols)
     assert sum(tb.conditions_[c].feature == "colour" for c in cols) == 3
     assert tb.class_columns(Xb, target, n_cuts=9) is None
+
+
+def test_class_columns_take_precomputed_column_counts():
+    """One-vs-rest passes ``Xb.sum(axis=0)`` once for every class: the same columns as
+    counting inside; counts of the wrong shape are refused with a message naming them."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(500, 3))
+    y = np.digitize(x[:, 1], [-1, 0, 1])
+    tb = ThresholdBinarizer(n_thresholds=12, thresholds="quantile").fit(x)
+    Xb = tb.transform(x)
+    counts = Xb.sum(axis=0)
+    for c in range(4):
+        expected = tb.class_columns(Xb, y == c, n_cuts=2)
+        assert expected is not None
+        np.testing.assert_array_equal(
+            tb.class_columns(Xb, y == c, n_cuts=2, column_counts=counts), expected)
+    with pytest.raises(ValueError, match="column_counts has shape"):
+        tb.class_columns(Xb, y == 0, n_cuts=2, column_counts=counts[:-1])

@@ -70,3 +70,14 @@ def test_balanced_partitions_learn_rare_classes(monkeypatch):
     stratified = IMLIClassifier(**kw).fit(X, y).score(X_test, y_test)
     assert balanced >= 0.9
     assert balanced >= stratified + 0.05
+
+
+def test_bool_view_shares_the_binarized_rows():
+    """Polishing and pruning read the binarizer's uint8 0/1 output as bool through a view
+    (a copy of 20,000 x 10,000 per class cost 12 of 66 s on a 100-class fit)."""
+    Xb = (np.random.default_rng(0).random((50, 7)) < 0.5).astype(np.uint8)
+    view = base._bool_view(Xb)
+    assert view.dtype == np.bool_ and np.shares_memory(view, Xb)
+    np.testing.assert_array_equal(view, Xb.astype(bool))
+    other = Xb.astype(np.float64)
+    assert base._bool_view(other) is other   # anything else is left to the callee
