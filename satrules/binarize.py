@@ -372,36 +372,54 @@ def _gini(n: np.ndarray, p: np.ndarray) -> np.ndarray:
         return np.where(n > 0, 2.0 * p * (n - p) / np.maximum(n, 1), 0.0)
 
 
-def _ladder_cuts(below: np.ndarray, below_pos: np.ndarray, total: int, total_pos: int,
-                 n_cuts: int, min_leaf: int) -> set[int]:
-    """Indices of the ``n_cuts`` thresholds of one ladder a best-first Gini tree on the
-    binary target keeps (``below[i]``/``below_pos[i]``: rows/positives at or below
-    threshold ``i``).  See :meth:`ThresholdBinarizer.class_columns`."""
-    T = len(below)
-    cum = np.concatenate([[0], below, [total]]).astype(np.float64)
-    cum_pos = np.concatenate([[0], below_pos, [total_pos]]).astype(np.float64)
-    chosen: set[int] = set()
-    bounds = [0, T + 1]          # segment edges on the cumulative arrays
-    while len(chosen) < n_cuts:
-        best, best_gain = None, 0.0
-        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
-            cand = np.arange(lo + 1, hi)        # threshold i splits at cum index i + 1
-            if not cand.size:
-                continue
-            n_l, p_l = cum[cand] - cum[lo], cum_pos[cand] - cum_pos[lo]
-            n_r, p_r = cum[hi] - cum[cand], cum_pos[hi] - cum_pos[cand]
-            gain = _gini(np.array(cum[hi] - cum[lo]), np.array(cum_pos[hi] - cum_pos[lo])) \
-                - _gini(n_l, p_l) - _gini(n_r, p_r)
-            gain[(n_l < min_leaf) | (n_r < min_leaf)] = -1.0
-            j = int(np.argmax(gain))
-            if gain[j] > best_gain + 1e-12:
-                best, best_gain = int(cand[j]), float(gain[j])
-        if best is None:
+def _ladders_cuts(ladders: list[tuple[np.ndarray, np.ndarray, int, int]], n_cuts: int,
+                  min_leaf: int) -> list[set[int]]:
+    """Per ladder, the indices of the ``n_cuts`` thresholds a best-first Gini tree on the
+    binary target keeps; all ladders at once (one-vs-rest asks once per class).
+
+    ``ladders[l] = (below, below_pos, total, total_pos)``: rows / positives at or below
+    each threshold of ladder ``l`` (ascending), and its rows / positives in all.  Each
+    step splits, per ladder, the segment where a cut lowers the Gini impurity most (each
+    side keeping ``min_leaf`` rows; the first on ties); a ladder with no such cut stops.
+    A ladder where no cut qualifies gets an even spacing.  See
+    :meth:`ThresholdBinarizer.class_columns`."""
+    n_lad = len(ladders)
+    if not n_lad:
+        return []
+    lengths = np.array([len(b) for b, _, _, _ in ladders])
+    width = int(lengths.max()) + 2                  # cumulative index: 0, thresholds, total
+    cols = np.arange(width)
+    tail = cols[None, :] > lengths[:, None]         # at or past each ladder's total
+    cum = np.zeros((n_lad, width))
+    cum_pos = np.zeros((n_lad, width))
+    for i, (below, below_pos, total, total_pos) in enumerate(ladders):
+        cum[i, 1:len(below) + 1], cum_pos[i, 1:len(below) + 1] = below, below_pos
+        cum[i, tail[i]], cum_pos[i, tail[i]] = total, total_pos
+    bound = tail.copy()                             # segment edges: 0 and the total (and padding)
+    bound[:, 0] = True
+    chosen: list[set[int]] = [set() for _ in range(n_lad)]
+    active = np.ones(n_lad, dtype=bool)
+    rows = np.arange(n_lad)
+    for _ in range(n_cuts):
+        lo = np.maximum.accumulate(np.where(bound, cols, 0), axis=1)
+        hi = np.minimum.accumulate(np.where(bound, cols, width)[:, ::-1], axis=1)[:, ::-1]
+        hi = np.minimum(hi, width - 1)
+        n_lo, p_lo = np.take_along_axis(cum, lo, 1), np.take_along_axis(cum_pos, lo, 1)
+        n_hi, p_hi = np.take_along_axis(cum, hi, 1), np.take_along_axis(cum_pos, hi, 1)
+        n_l, p_l, n_r, p_r = cum - n_lo, cum_pos - p_lo, n_hi - cum, p_hi - cum_pos
+        gain = _gini(n_hi - n_lo, p_hi - p_lo) - _gini(n_l, p_l) - _gini(n_r, p_r)
+        gain[bound | (n_l < min_leaf) | (n_r < min_leaf)] = -1.0
+        best = np.argmax(gain, axis=1)
+        take = active & (gain[rows, best] > 1e-12)
+        if not take.any():
             break
-        chosen.add(best - 1)
-        bounds = sorted([*bounds, best])
-    if not chosen:   # nothing splits the target: an even spacing
-        chosen = {int(i) for i in np.linspace(0, T - 1, n_cuts + 2)[1:-1].round()}
+        bound[rows[take], best[take]] = True
+        for i in np.flatnonzero(take):
+            chosen[i].add(int(best[i]) - 1)         # threshold i splits at cum index i + 1
+        active = take
+    for i, t in enumerate(lengths.tolist()):
+        if not chosen[i]:   # nothing splits the target: an even spacing
+            chosen[i] = {int(j) for j in np.linspace(0, t - 1, n_cuts + 2)[1:-1].round()}
     return chosen
 
 
@@ -825,13 +843,16 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         missing = {cond.group: c for c, cond in enumerate(self.conditions_)
                    if cond.kind == "categorical" and cond.value is MISSING}
         min_leaf = max(TREE_MIN_ROWS, 1, int(np.ceil(TREE_MIN_LEAF * n_rows)))
-        drop: set[tuple[int, float]] = set()
+        groups, ladders = [], []
         for g, cs in long.items():
             cs = sorted(cs, key=lambda c: self.conditions_[c].value)
             m = missing.get(g)
-            total = n_rows - (0 if m is None else int(ones[m]))
-            total_pos = n_pos - (0 if m is None else int(pos[m]))
-            keep = _ladder_cuts(ones[cs], pos[cs], total, total_pos, n_cuts, min_leaf)
+            groups.append((g, cs))
+            ladders.append((ones[cs], pos[cs], n_rows - (0 if m is None else int(ones[m])),
+                            n_pos - (0 if m is None else int(pos[m]))))
+        drop: set[tuple[int, float]] = set()
+        for (g, cs), keep in zip(groups, _ladders_cuts(ladders, n_cuts, min_leaf),
+                                 strict=True):
             drop.update((g, self.conditions_[c].value)
                         for i, c in enumerate(cs) if i not in keep)
         return np.array([c for c, cond in enumerate(self.conditions_)

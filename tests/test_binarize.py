@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 
@@ -352,3 +352,61 @@ def test_class_columns_take_precomputed_column_counts():
             tb.class_columns(Xb, y == c, n_cuts=2, column_counts=counts), expected)
     with pytest.raises(ValueError, match="column_counts has shape"):
         tb.class_columns(Xb, y == 0, n_cuts=2, column_counts=counts[:-1])
+
+
+def _one_ladder_cuts(below, below_pos, total, total_pos, n_cuts, min_leaf):
+    """Reference: best-first Gini splits of one ladder, segment by segment, in exact
+    rational arithmetic; None when a step has two best cuts (an exact tie, which float
+    arithmetic may break either way)."""
+    from fractions import Fraction
+
+    cum = [0, *map(int, below), int(total)]
+    cum_pos = [0, *map(int, below_pos), int(total_pos)]
+
+    def gini(n, p):
+        return Fraction(2 * p * (n - p), n) if n > 0 else Fraction(0)
+
+    chosen, bounds = set(), [0, len(below) + 1]
+    while len(chosen) < n_cuts:
+        gains = {}
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            for i in range(lo + 1, hi):
+                n_l, n_r = cum[i] - cum[lo], cum[hi] - cum[i]
+                if n_l >= min_leaf and n_r >= min_leaf:
+                    gains[i] = gini(cum[hi] - cum[lo], cum_pos[hi] - cum_pos[lo]) \
+                        - gini(n_l, cum_pos[i] - cum_pos[lo]) \
+                        - gini(n_r, cum_pos[hi] - cum_pos[i])
+        top = max(gains.values(), default=Fraction(0))
+        if top <= 0:
+            break
+        best = [i for i, g in gains.items() if g == top]
+        if len(best) > 1:
+            return None
+        chosen.add(best[0] - 1)
+        bounds = sorted([*bounds, best[0]])
+    if not chosen:
+        chosen = {int(i) for i in np.linspace(0, len(below) - 1, n_cuts + 2)[1:-1].round()}
+    return chosen
+
+
+@st.composite
+def _ladders(draw):
+    ladders = []
+    for _ in range(draw(st.integers(1, 5))):
+        # integer rows / positives per interval: the cumulative counts of a real ladder
+        n = draw(st.lists(st.integers(0, 12), min_size=2, max_size=12))
+        p = [draw(st.integers(0, k)) for k in n]
+        cum, cum_p = np.cumsum(n), np.cumsum(p)
+        ladders.append((cum[:-1], cum_p[:-1], int(cum[-1]), int(cum_p[-1])))
+    return ladders
+
+
+@given(_ladders(), st.integers(1, 4), st.integers(1, 6))
+@settings(max_examples=300, deadline=None)
+def test_ladders_cuts_equal_one_ladder_at_a_time(ladders, n_cuts, min_leaf):
+    """All ladders at once (vectorised, as one-vs-rest uses it) keep the same thresholds as
+    an exact best-first search of each ladder alone (exact ties left out: distinct gains
+    of these small counts differ by far more than float error)."""
+    expected = [_one_ladder_cuts(*lad, n_cuts, min_leaf) for lad in ladders]
+    assume(None not in expected)
+    assert binarize._ladders_cuts(ladders, n_cuts, min_leaf) == expected
