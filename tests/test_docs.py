@@ -1,5 +1,6 @@
-"""The documentation builds with warnings as errors, and its reliability table is true:
-every test it names exists and every reliability test file is listed."""
+"""The documentation builds with warnings as errors, its reliability table is true
+(every test it names exists and every reliability test file is listed), and the
+examples in the README and the tutorials print the output the pages show."""
 
 from __future__ import annotations
 
@@ -71,3 +72,36 @@ def test_tutorials_show_the_code_they_ran():
     for name in ("imli", "imlib", "cdpr"):
         text = (DOCS / "tutorials" / f"{name}.md").read_text(encoding="utf-8")
         assert "```python" in text and "Output:" in text and "test accuracy" in text
+
+
+def _recorded_examples() -> list[tuple[str, str, str]]:
+    """(page, code, recorded output) of every Python block followed by its output: the
+    tutorials' ```` ```python ```` + ``Output:`` + ```` ```text ```` pairs and the README's
+    Python example with the plain block after it."""
+    found = []
+    for name in ("imli", "imlib", "cdpr"):
+        text = (DOCS / "tutorials" / f"{name}.md").read_text(encoding="utf-8")
+        pairs = re.findall(r"```python\n(.*?)```\s*\nOutput:\s*\n+```text\n(.*?)```", text,
+                           re.S)
+        found += [(f"tutorials/{name}.md", code, out) for code, out in pairs]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found += [("README.md", code, out) for code, out in
+              re.findall(r"```python\n(.*?)```\n\n```\n(.*?)```", readme, re.S)]
+    return found
+
+
+def test_every_tutorial_and_the_readme_record_an_example():
+    pages = [page for page, _, _ in _recorded_examples()]
+    assert {"tutorials/imli.md", "tutorials/imlib.md", "tutorials/cdpr.md",
+            "README.md"} <= set(pages), pages
+
+
+@pytest.mark.parametrize("page, code, recorded",
+                         [pytest.param(*e, id=f"{e[0]}-{i}")
+                          for i, e in enumerate(_recorded_examples())])
+def test_recorded_examples_print_what_the_docs_show(page, code, recorded, capsys):
+    """The examples' printed output in the docs is what the code prints today (no default
+    depends on a time limit, so it is the same on every machine): a change of defaults
+    or of rule text must regenerate the pages in the same change."""
+    exec(compile(code, page, "exec"), {"__name__": "__doc_example__"})
+    assert capsys.readouterr().out.strip() == recorded.strip()
