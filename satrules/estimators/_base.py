@@ -485,13 +485,23 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             n_parts, len(targets),
             self._encoding_clauses(rows, Xb.shape[1] if columns[c] is None else len(columns[c])))
             for c in targets}
-        budget = {"deadline": deadline, "left": sum(per_pass.values()) * self.n_passes_,
-                  "stopped": False}
+        total = sum(per_pass.values()) * self.n_passes_
+        # one bar for the whole fit (one-vs-rest included), shown on a terminal when the
+        # fit is still running after PROGRESS_DELAY s
+        bar = progress(range(total), total=total, delay=PROGRESS_DELAY,
+                       desc="partitions" if len(targets) == 1 else
+                       f"partitions ({len(targets)} classes)")
+        budget = {"deadline": deadline, "left": total, "stopped": False, "steps": iter(bar)}
         fitted, solutions, records = {}, {}, {}
-        for c in targets:
-            budget["per_pass"] = per_pass[c]
-            fitted[c], solutions[c], records[c] = self._fit_binary(Xb, y_idx == c, n_parts, rng,
-                                                                   budget, columns[c])
+        try:
+            for c in targets:
+                budget["per_pass"] = per_pass[c]
+                fitted[c], solutions[c], records[c] = self._fit_binary(
+                    Xb, y_idx == c, n_parts, rng, budget, columns[c])
+        finally:
+            close = getattr(bar, "close", None)
+            if close is not None:
+                close()
         if self._null_test_on():
             self._null_test(fitted, records, Xb, y_idx)
         if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
@@ -614,10 +624,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         name, options = backend_spec(self.backend)
         n_passes = self._n_passes(n_parts)
         per_pass = budget["per_pass"]   # this class's share, set by fit
-        # on a terminal a fit still running after PROGRESS_DELAY s shows a bar on stderr
-        bar = progress(range(n_passes * per_pass), desc="partitions", total=n_passes * per_pass,
-                       delay=PROGRESS_DELAY)
-        steps = iter(bar)
+        steps = budget["steps"]         # the fit's progress bar
         for p in range(n_passes):
             parts = (balanced_partitions if self._balance_partitions else split_partitions)(
                 y, n_parts, rng)
@@ -660,9 +667,6 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             else:
                 continue
             break   # the deadline passed
-        close = getattr(bar, "close", None)
-        if close is not None:
-            close()
         record = {**best_at, "objective": best_obj, "history": history}
         polish = bool(getattr(self, "polish", False))
         z = float(getattr(self, "significance", 0.0))

@@ -141,6 +141,23 @@ def test_long_fit_shows_a_progress_bar_on_a_terminal(monkeypatch):
     assert quiet.getvalue() == ""
 
 
+def test_one_vs_rest_fit_shows_one_bar_for_all_classes(monkeypatch):
+    """A K-class fit shows one 'partitions (K classes)' bar over every class's solves, not
+    K bars that each start their delay anew (300 classes of 20,000 rows: 600 solves of
+    two per class, each bar too short to appear, so a 90 s fit showed nothing)."""
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    monkeypatch.setattr(base, "PROGRESS_DELAY", 0.0)
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(64, 3))
+    y = np.digitize(X[:, 0], [-0.5, 0.5])
+    clf = IMLIClassifier(partition_size=16, random_state=0, backend="rc2").fit(X, y)
+    solves = sum(len(h) for h in clf.fit_history_.values())
+    assert solves == 24   # 3 classes x 4 partitions x 2 passes
+    out = term.getvalue()
+    assert "partitions (3 classes)" in out and "/24 " in out and "/8 " not in out
+
+
 def test_max_partitions_caps_the_solves_per_pass():
     """25 partitions, max_partitions=5: five partitions solved per pass, drawn anew each pass;
     None solves them all."""
