@@ -402,8 +402,8 @@ def _ladders_cuts(ladders: list[tuple[np.ndarray, np.ndarray, int, int]], n_cuts
     rows = np.arange(n_lad)
     for _ in range(n_cuts):
         lo = np.maximum.accumulate(np.where(bound, cols, 0), axis=1)
+        # the last column is a boundary of every ladder, so every hi is a column
         hi = np.minimum.accumulate(np.where(bound, cols, width)[:, ::-1], axis=1)[:, ::-1]
-        hi = np.minimum(hi, width - 1)
         n_lo, p_lo = np.take_along_axis(cum, lo, 1), np.take_along_axis(cum_pos, lo, 1)
         n_hi, p_hi = np.take_along_axis(cum, hi, 1), np.take_along_axis(cum_pos, hi, 1)
         n_l, p_l, n_r, p_r = cum - n_lo, cum_pos - p_lo, n_hi - cum, p_hi - cum_pos
