@@ -354,6 +354,24 @@ def test_class_columns_take_precomputed_column_counts():
         tb.class_columns(Xb, y == 0, n_cuts=2, column_counts=counts[:-1])
 
 
+def test_class_columns_follow_a_refit():
+    """The ladders ``class_columns`` works out once per fit are worked out anew by the
+    next ``fit``: after a refit on other data, the columns of the new conditions."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(400, 3))
+    y = np.digitize(x[:, 0], [-1, 0, 1])
+    tb = ThresholdBinarizer(n_thresholds=10, thresholds="quantile").fit(x)
+    first = tb.class_columns(tb.transform(x), y == 1, n_cuts=2)
+    x2 = np.column_stack([x, rng.normal(size=(400, 2))])
+    tb.fit(x2)
+    Xb2 = tb.transform(x2)
+    again = tb.class_columns(Xb2, y == 1, n_cuts=2)
+    fresh = ThresholdBinarizer(n_thresholds=10, thresholds="quantile").fit(x2)
+    np.testing.assert_array_equal(again, fresh.class_columns(Xb2, y == 1, n_cuts=2))
+    assert len(again) > len(first)
+    assert tb.class_columns(Xb2, y == 1, n_cuts=20) is None   # every ladder short enough
+
+
 def _one_ladder_cuts(below, below_pos, total, total_pos, n_cuts, min_leaf):
     """Reference: best-first Gini splits of one ladder, segment by segment, in exact
     rational arithmetic; None when a step has two best cuts (an exact tie, which float

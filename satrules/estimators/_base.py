@@ -134,10 +134,16 @@ PROGRESS_DELAY = 2.0
 EXHAUSTIVE_CLASSES = 5
 
 
-def _ordered_predict(fires: np.ndarray, order: np.ndarray, default: int) -> np.ndarray:
-    """Class index per row: the first class of ``order`` whose column of ``fires`` holds."""
+def _ordered_predict(fires: np.ndarray, order: np.ndarray, default: int,
+                     labels: np.ndarray | None = None) -> np.ndarray:
+    """Class index per row: the first class of ``order`` whose column of ``fires`` holds
+    (``labels[j]``: the class of ``order[j]``, when ``fires`` has a column per class of
+    a subset)."""
     ranked = fires[:, order]
-    return np.where(ranked.any(axis=1), order[ranked.argmax(axis=1)], default)
+    labels = order if labels is None else labels
+    if not len(labels):
+        return np.full(len(fires), default)
+    return np.where(ranked.any(axis=1), labels[ranked.argmax(axis=1)], default)
 
 
 def choose_class_order(fires: np.ndarray, y: np.ndarray,
@@ -172,9 +178,17 @@ def choose_class_order(fires: np.ndarray, y: np.ndarray,
 
     n_classes = fires.shape[1]
     start = np.argsort(-np.asarray(counts), kind="stable")
+    # a class whose rules never fire changes no prediction wherever it stands: the
+    # accuracies read only the classes that fire (300 classes of 20,000 rows: 3 s less)
+    fired = fires.sum(axis=0)
+    active = fired > 0
+    narrow = fires[:, active]
+    column = np.cumsum(active) - 1   # class index -> its column of ``narrow``
 
     def accuracy(order, default):
-        return int(np.count_nonzero(_ordered_predict(fires, order, default) == y))
+        kept = order[active[order]]
+        return int(np.count_nonzero(_ordered_predict(narrow, column[kept], default,
+                                                     kept) == y))
 
     # the default only decides the rows where nothing fires: their majority class
     none = ~fires.any(axis=1)
@@ -189,8 +203,8 @@ def choose_class_order(fires: np.ndarray, y: np.ndarray,
                 best, best_score = order, score
         return best, default
     # many classes: by the training precision of each class's rules, then neighbour swaps
-    hits = np.array([np.count_nonzero(fires[:, c] & (y == c)) for c in range(n_classes)])
-    fired = fires.sum(axis=0)
+    # (a swap with a class that never fires changes no accuracy, so is never taken)
+    hits = np.bincount(y, weights=fires[np.arange(len(y)), y], minlength=n_classes)
     precision = np.where(fired > 0, hits / np.maximum(fired, 1), 0.0)
     order = start[np.argsort(-precision[start], kind="stable")]
     score = accuracy(order, default)
@@ -198,6 +212,8 @@ def choose_class_order(fires: np.ndarray, y: np.ndarray,
     while improved:
         improved = False
         for i in range(n_classes - 1):
+            if not (active[order[i]] and active[order[i + 1]]):
+                continue
             trial = order.copy()
             trial[i], trial[i + 1] = trial[i + 1], trial[i]
             value = accuracy(trial, default)
@@ -263,12 +279,24 @@ def balanced_partitions(y: np.ndarray, n_partitions: int,
             or len(rare) >= n_rare * n_partitions:
         return split_partitions(y, n_partitions, rng)
     rare = rng.permutation(rare)
-    chunks = np.array_split(rng.permutation(common), n_partitions)
-    # n_rare <= len(rare): the rare rows of one partition are distinct
+    common = rng.permutation(common)
+    # partition i: n_rare rare rows (distinct, as n_rare <= len(rare)) and the first
+    # size - n_rare rows of the i-th of the common rows' np.array_split chunks; built as
+    # one padded matrix sorted row by row (a loop over 1,250 partitions took 6 ms)
     take = (np.arange(n_rare)[None, :] + n_rare * np.arange(n_partitions)[:, None]) % len(rare)
-    parts = [np.sort(np.concatenate([rare[t], c[:size - n_rare]]))
-             for t, c in zip(take, chunks, strict=True)]
-    return [p for p in parts if len(p)]
+    q, r = divmod(len(common), n_partitions)
+    i = np.arange(n_partitions)
+    starts = i * q + np.minimum(i, r)
+    kept = np.minimum(q + (i < r), size - n_rare)
+    width = size - n_rare
+    offsets = np.arange(width)[None, :]
+    pad = len(y)   # sorts after every row index
+    block = np.where(offsets < kept[:, None],
+                     common[np.minimum(starts[:, None] + offsets, max(len(common) - 1, 0))]
+                     if len(common) else pad, pad)
+    matrix = np.sort(np.concatenate([rare[take], block], axis=1), axis=1)
+    lengths = n_rare + kept
+    return [row[:n] for row, n in zip(matrix, lengths.tolist(), strict=True) if n]
 
 
 def backend_spec(backend: Any) -> tuple[str, dict]:
@@ -439,6 +467,29 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         """Passes over the partitions; one when there is one partition (a repeat adds nothing)."""
         return 1 if n_parts == 1 else int(self.n_passes)
 
+    def _one_vs_rest_passes(self, n_passes: int, clauses: list) -> int:
+        """Passes of a fit of ``len(clauses)`` one-vs-rest problems whose partitions encode
+        in ``clauses`` clauses each: ``n_passes``, unless one solve per class already
+        exceeds ``PASS_WORK`` -- then as many as ``n_passes * PASS_WORK`` units allow, at
+        least one (300 classes of 20,000 x 100: 600 solves took IMLI 93 s with two
+        passes; docs/benchmarks.md).
+
+        Examples
+        --------
+        >>> from satrules import IMLIClassifier
+        >>> est = IMLIClassifier()
+        >>> est._one_vs_rest_passes(2, [15_000] * 100)   # 200 units: two passes
+        2
+        >>> est._one_vs_rest_passes(2, [15_000] * 500)   # 1,000 units: one pass
+        1
+        """
+        if len(clauses) < 2 or any(c is None for c in clauses):
+            return n_passes
+        units = sum(1 + c / SOLVE_OVERHEAD_CLAUSES for c in clauses)
+        if units <= PASS_WORK:
+            return n_passes
+        return max(1, min(n_passes, int(n_passes * PASS_WORK // units)))
+
     # -------------------------------------------------------------------- fit
     def _new_binarizer(self) -> ThresholdBinarizer:
         """An unfitted binarizer with this estimator's settings (``fit``, ``satrules encode``)."""
@@ -481,17 +532,19 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         columns = {c: self.binarizer_.class_columns(Xb, y_idx == c, column_counts=counts)
                    if narrow else None for c in targets}
         rows = math.ceil(len(y_idx) / n_parts)
-        per_pass = {c: self._solved_per_pass(
-            n_parts, len(targets),
-            self._encoding_clauses(rows, Xb.shape[1] if columns[c] is None else len(columns[c])))
-            for c in targets}
+        clauses = {c: self._encoding_clauses(
+            rows, Xb.shape[1] if columns[c] is None else len(columns[c])) for c in targets}
+        per_pass = {c: self._solved_per_pass(n_parts, len(targets), clauses[c])
+                    for c in targets}
+        self.n_passes_ = self._one_vs_rest_passes(self.n_passes_, list(clauses.values()))
         total = sum(per_pass.values()) * self.n_passes_
         # one bar for the whole fit (one-vs-rest included), shown on a terminal when the
         # fit is still running after PROGRESS_DELAY s
         bar = progress(range(total), total=total, delay=PROGRESS_DELAY,
                        desc="partitions" if len(targets) == 1 else
                        f"partitions ({len(targets)} classes)")
-        budget = {"deadline": deadline, "left": total, "stopped": False, "steps": iter(bar)}
+        budget = {"deadline": deadline, "left": total, "stopped": False, "steps": iter(bar),
+                  "passes": self.n_passes_}
         fitted, solutions, records = {}, {}, {}
         try:
             for c in targets:
@@ -622,7 +675,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         prior, best_prior, solutions, history = None, None, [], []
         anchor_best = self.anchor == "best"
         name, options = backend_spec(self.backend)
-        n_passes = self._n_passes(n_parts)
+        n_passes = budget["passes"]     # set by fit (fewer for very many classes)
         per_pass = budget["per_pass"]   # this class's share, set by fit
         steps = budget["steps"]         # the fit's progress bar
         for p in range(n_passes):

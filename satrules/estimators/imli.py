@@ -53,7 +53,9 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Rows per partition; overrides ``n_partitions`` when set.
     n_passes : int, default=2
         Passes over the partitions (each pass reshuffles them); one when there is a
-        single partition.  Every partition's rules are a candidate, and the fit
+        single partition, and fewer for a one-vs-rest fit of so many classes that one
+        solve per class exceeds a pass's work bound (300 classes of 20,000 x 100;
+        ``n_passes_`` holds the number made).  Every partition's rules are a candidate, and the fit
         keeps the candidate with the lowest objective on the **whole** training set,
         ``data_fidelity * errors + size`` (the two constant rule sets are
         candidates too, so training accuracy is never below the majority rate).

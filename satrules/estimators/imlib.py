@@ -55,7 +55,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         Rows per partition (the seed used 8 or 16); overrides ``n_partitions`` when set.
     n_passes : int, default=2
         Passes over the partitions (each pass reshuffles them); one when there is a
-        single partition.  Every partition's rules are a candidate, and the fit
+        single partition, and fewer for a one-vs-rest fit of so many classes that one
+        solve per class exceeds a pass's work bound (300 classes of 20,000 x 100;
+        ``n_passes_`` holds the number made).  Every partition's rules are a candidate, and the fit
         keeps the candidate with the lowest objective on the **whole** training set,
         ``|R| + data_fidelity * errors`` (the two constant rule sets are candidates
         too, so training accuracy is never below the majority rate).

@@ -56,6 +56,50 @@ def test_many_classes_use_precision_and_swaps():
         np.count_nonzero(_ordered_predict(fires, by_count, int(by_count[0])) == y)
 
 
+def _reference_order(fires, y, counts):
+    """The neighbour-swap search on the full ``fires`` (before classes that never fire
+    were skipped): every swap evaluated on every column."""
+    n = fires.shape[1]
+    start = np.argsort(-counts, kind="stable")
+    none = ~fires.any(axis=1)
+    votes = np.bincount(y[none], minlength=n) if none.any() else counts
+    default = int(start[np.argmax(votes[start])])
+    hits = np.array([np.count_nonzero(fires[:, c] & (y == c)) for c in range(n)])
+    fired = fires.sum(axis=0)
+    precision = np.where(fired > 0, hits / np.maximum(fired, 1), 0.0)
+    order = start[np.argsort(-precision[start], kind="stable")]
+
+    def accuracy(o):
+        return np.count_nonzero(_ordered_predict(fires, o, default) == y)
+
+    score, improved = accuracy(order), True
+    while improved:
+        improved = False
+        for i in range(n - 1):
+            trial = order.copy()
+            trial[i], trial[i + 1] = trial[i + 1], trial[i]
+            if accuracy(trial) > score:
+                order, score, improved = trial, accuracy(trial), True
+    return order, default
+
+
+@settings(max_examples=150, deadline=None)
+@given(n_classes=st.integers(EXHAUSTIVE_CLASSES + 1, 12), n_rows=st.integers(1, 80),
+       seed=st.integers(0, 2**16))
+def test_classes_that_never_fire_are_skipped_without_changing_the_order(n_classes, n_rows,
+                                                                        seed):
+    """Many classes, some of whose rules never fire (300 unlearnable classes: all of
+    them): the same order and default as the search that evaluates every swap."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n_rows)
+    rate = rng.random(n_classes) * (rng.random(n_classes) < 0.6)
+    fires = rng.random((n_rows, n_classes)) < rate
+    counts = np.bincount(y, minlength=n_classes)
+    order, default = choose_class_order(fires, y, counts)
+    ref_order, ref_default = _reference_order(fires, y, counts)
+    assert order.tolist() == ref_order.tolist() and default == ref_default
+
+
 def _three_classes():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(240, 3))

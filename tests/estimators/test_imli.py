@@ -454,10 +454,32 @@ def test_one_vs_rest_classes_share_max_partitions(cls, monkeypatch):
     monkeypatch.setattr(base, "PASS_WORK", 1)   # never below the share of max_partitions
     shared = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
                  n_passes=2).fit(X, y)
-    assert {len(s) for s in shared.solutions_.values()} == {2 * 3}
+    # ... and one solve per class (3 units) already exceeds PASS_WORK: one pass
+    assert shared.n_passes_ == 1
+    assert {len(s) for s in shared.solutions_.values()} == {3}
+    assert {h["pass"] for hist in shared.fit_history_.values() for h in hist} == {0}
+    monkeypatch.setattr(base, "PASS_WORK", 4)   # 3 units (and a bit) fit: both passes
+    both = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
+               n_passes=2).fit(X, y)
+    assert both.n_passes_ == 2 and {len(s) for s in both.solutions_.values()} == {2 * 3}
     binary = cls(random_state=0, backend=ENGINES[0], partition_size=8, max_partitions=7,
                  n_passes=2).fit(X, y == 1)   # one problem: no floor, no work bound
     assert len(binary.solutions_) == 2 * 7
+
+
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
+def test_very_many_classes_make_fewer_passes(cls):
+    """``_one_vs_rest_passes``: ``n_passes`` while one solve per class fits in
+    ``PASS_WORK``; beyond, as many passes as ``n_passes * PASS_WORK`` units allow, at
+    least one; a binary fit, or an unknown encoding size, keeps ``n_passes``."""
+    est = cls()
+    clauses = base.SOLVE_OVERHEAD_CLAUSES   # two units per solve
+    assert est._one_vs_rest_passes(3, [clauses] * (base.PASS_WORK // 2)) == 3
+    assert est._one_vs_rest_passes(3, [clauses] * (base.PASS_WORK // 2 + 1)) == 2
+    assert est._one_vs_rest_passes(3, [clauses] * base.PASS_WORK) == 1
+    assert est._one_vs_rest_passes(3, [clauses] * (10 * base.PASS_WORK)) == 1
+    assert est._one_vs_rest_passes(3, [10**9]) == 3
+    assert est._one_vs_rest_passes(3, [None] * 10**4) == 3
 
 
 @pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])

@@ -14,6 +14,21 @@ from satrules import IMLIClassifier
 from satrules.estimators._base import balanced_partitions, split_partitions
 
 
+def _balanced_reference(y, n_parts, rng):
+    """The balanced partitions built one by one (the vectorised function must match)."""
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    rare, common = (pos, neg) if len(pos) <= len(neg) else (neg, pos)
+    size = math.ceil(len(y) / n_parts)
+    n_rare = min(int(size * base.RARE_SHARE), len(rare))
+    rare = rng.permutation(rare)
+    chunks = np.array_split(rng.permutation(common), n_parts)
+    parts = []
+    for i, chunk in enumerate(chunks):
+        take = rare[(np.arange(n_rare) + n_rare * i) % len(rare)]
+        parts.append(np.sort(np.concatenate([take, chunk[:size - n_rare]])))
+    return [p for p in parts if len(p)]
+
+
 @settings(max_examples=200, deadline=None)
 @given(n_pos=st.integers(0, 60), n_neg=st.integers(0, 300), n_parts=st.integers(1, 40),
        seed=st.integers(0, 2**16), flip=st.booleans())
@@ -41,6 +56,8 @@ def test_balanced_partitions(n_pos, n_neg, n_parts, seed, flip):
         assert [p.tolist() for p in parts] == [p.tolist() for p in ref]
         return
     assert len(parts) == n_parts
+    assert [p.tolist() for p in parts] == \
+        [p.tolist() for p in _balanced_reference(y, n_parts, np.random.RandomState(seed))]
     assert [int(rare[p].sum()) for p in parts] == [half] * n_parts
     common = np.concatenate([p[~rare[p]] for p in parts])
     assert len(np.unique(common)) == len(common)
