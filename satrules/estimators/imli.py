@@ -1,9 +1,10 @@
 """IMLIClassifier: incremental MaxSAT learning of interpretable rules (Ghosh & Meel 2019).
 
-Each partition is a fresh encode-solve-decode step (:func:`satrules.encoders.imli.encode_imli`);
+Each partition is a fresh encode-solve-decode step (:func:`satrules.encoders.imli.encode_imli`)
+over the columns its rows tell apart (``distinct_columns``);
 the partitions after the first anchor on the previous partition's pruned rules and
-start from them as a warm-start hint (backends that take hints, e.g. CP-SAT, use it;
-RC2 ignores it).  Partitioning, time budget, anytime behaviour and one-vs-rest are
+start from the best rules so far as a warm-start hint (CP-SAT takes it as a hint, RC2
+as its SAT solver's phases).  Partitioning, time budget, anytime behaviour and one-vs-rest are
 those of :class:`satrules.estimators._base.IncrementalRuleClassifier`.
 """
 

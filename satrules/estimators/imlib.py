@@ -1,7 +1,8 @@
 """IMLIBClassifier: balanced DNF rules with at most ``l`` literals each (seed 002, IMLIB).
 
 Each partition is a fresh encode-solve-decode step
-(:func:`satrules.encoders.imlib.encode_imlib`).  Partitions after the first replace
+(:func:`satrules.encoders.imlib.encode_imlib`) over the columns its rows tell apart
+(``distinct_columns``).  Partitions after the first replace
 the size term by anchors to the previous partition's rules (C′, eq. 25) and start
 from those rules as a warm-start hint.  The final rule set goes through the three
 simplifications of the seed's Examples 5-7 (``RuleSet.simplify``: tightest

@@ -222,10 +222,16 @@ def test_breast_cancer_accuracy():
 
 def test_each_partition_anchors_to_pruned_rules(monkeypatch):
     """§2.7: after every partition the decoded rules are pruned (one '<=' and one '>' per
-    feature per term, rules kept one-to-one) and the next partition anchors to them."""
+    feature per term, rules kept one-to-one) and the next partition anchors to them
+    (each partition is encoded over its distinct columns: compared over all columns)."""
     import satrules.estimators.imli as imli_mod
-    priors, decoded = [], []
+    priors, decoded, subsets = [], [], []
     real_encode, real_decode = imli_mod.encode_imli, IMLIClassifier._decode
+    real_distinct = base.distinct_columns
+
+    def recording_distinct(*args, **kwargs):
+        subsets.append(real_distinct(*args, **kwargs))
+        return subsets[-1]
 
     def recording_encode(*args, **kwargs):
         priors.append(kwargs.get("prior"))
@@ -237,6 +243,7 @@ def test_each_partition_anchors_to_pruned_rules(monkeypatch):
 
     monkeypatch.setattr(imli_mod, "encode_imli", recording_encode)
     monkeypatch.setattr(IMLIClassifier, "_decode", recording_decode)
+    monkeypatch.setattr(base, "distinct_columns", recording_distinct)
     rng = np.random.default_rng(1)
     X = rng.normal(size=(96, 3))
     y = (X[:, 0] > 0.3).astype(int)
@@ -244,7 +251,11 @@ def test_each_partition_anchors_to_pruned_rules(monkeypatch):
                          random_state=0, backend=ENGINES[0]).fit(X, y)
     conds = clf.binarizer_.conditions_
     assert priors[0] is None and len(priors) == 12   # 6 partitions, 2 passes
-    for rules, prior in zip(decoded[:-1], priors[1:], strict=True):
+    assert len(subsets) == 12 and any(s is not None for s in subsets)
+    whole = [base._ColumnView(len(conds), s) for s in subsets]
+    for rules, prior, at, then in zip(decoded[:-1], priors[1:], whole[:-1], whole[1:],
+                                      strict=True):
+        rules, prior = at.widen(rules), then.widen(prior).named(conds)
         assert prior == rules.named(conds).simplify(remove_rules=False)
         assert prior.n_rules == 2
         for term in prior.rules:
@@ -376,25 +387,32 @@ def test_default_thresholds_separate_many_classes_cut_from_one_feature():
 def test_many_classes_encode_each_class_over_its_own_thresholds(cls, monkeypatch):
     """With ``K > 5`` classes the binarizer cuts each feature up to ``K - 1`` times, but
     each one-vs-rest problem is encoded over the thresholds that split it
-    (``class_columns``), and the rules it returns index the full columns."""
+    (``class_columns``; each partition then over the distinct ones among them), and the
+    rules it returns index the full columns."""
     import pandas as pd
 
     rng = np.random.default_rng(2)
     X = pd.DataFrame({"signal": rng.uniform(0, 8, 320), "noise": rng.normal(size=320)})
     y = np.floor(X["signal"]).astype(int).astype(str).to_numpy()
-    widths = []
-    original = cls._encode_partition
+    widths, encoded = [], []
+    original, distinct = cls._encode_partition, base.distinct_columns
 
     def spy(self, Xb, y_part, prior, rng_):
-        widths.append(Xb.shape[1])
+        encoded.append(Xb.shape[1])
         return original(self, Xb, y_part, prior, rng_)
 
+    def spy_distinct(Xb, keep=()):
+        widths.append(Xb.shape[1])
+        return distinct(Xb, keep)
+
     monkeypatch.setattr(cls, "_encode_partition", spy)
+    monkeypatch.setattr(base, "distinct_columns", spy_distinct)
     est = cls(random_state=0, backend=ENGINES[0], n_passes=1, max_partitions=3).fit(X, y)
     full = len(est.binarizer_.conditions_)
     Xb = est.binarizer_.transform(X)
     expected = {len(est.binarizer_.class_columns(Xb, y == c)) for c in est.classes_}
     assert full > 12 and max(widths) < full and set(widths) <= expected
+    assert len(encoded) == len(widths) and all(map(int.__le__, encoded, widths))
     for rules in est.rules_.values():
         assert rules.n_columns == full
         assert rules.conditions == tuple(est.binarizer_.conditions_)
