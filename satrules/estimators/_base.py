@@ -125,6 +125,12 @@ PASS_WORK = 700
 #: ~14 ms plus ~0.9 us per hard clause, measured on IMLI and IMLIB at 20,000 x 100)
 SOLVE_OVERHEAD_CLAUSES = 15_000
 
+
+def _solve_units(clauses: int) -> float:
+    """The work of one solve of a ``clauses``-clause encoding, in units of a solve's fixed
+    cost (what ``PASS_WORK`` counts)."""
+    return 1 + clauses / SOLVE_OVERHEAD_CLAUSES
+
 #: partitions are balanced (:func:`balanced_partitions`) when the stratified split would
 #: give them fewer rows of the rarer class than this on average
 MIN_RARE_PER_PARTITION = 2
@@ -298,7 +304,7 @@ def balanced_partitions(y: np.ndarray, n_partitions: int,
     offsets = np.arange(width)[None, :]
     pad = len(y)   # sorts after every row index
     block = np.where(offsets < kept[:, None],
-                     common[np.minimum(starts[:, None] + offsets, max(len(common) - 1, 0))]
+                     common[np.minimum(starts[:, None] + offsets, len(common) - 1)]
                      if len(common) else pad, pad)
     matrix = np.sort(np.concatenate([rare[take], block], axis=1), axis=1)
     lengths = n_rare + kept
@@ -509,7 +515,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         share = math.ceil(self.max_partitions / n_targets)
         floor = min(self.max_partitions, MIN_PARTITIONS_PER_CLASS)
         if n_targets > 1 and clauses is not None:
-            work = 1 + clauses / SOLVE_OVERHEAD_CLAUSES
+            work = _solve_units(clauses)
             floor = min(floor, int(PASS_WORK // (n_targets * work)))
         return min(n_parts, max(share, floor))
 
@@ -535,7 +541,7 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         """
         if len(clauses) < 2 or any(c is None for c in clauses):
             return n_passes
-        units = sum(1 + c / SOLVE_OVERHEAD_CLAUSES for c in clauses)
+        units = sum(map(_solve_units, clauses))
         if units <= PASS_WORK:
             return n_passes
         return max(1, min(n_passes, int(n_passes * PASS_WORK // units)))
@@ -574,7 +580,6 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
         self.n_partitions_ = n_parts
-        self.n_passes_ = self._n_passes(n_parts)
         # many classes: each one-vs-rest problem sees only the thresholds that split it
         narrow = len(targets) > 1 and \
             self.binarizer_.n_tree_thresholds_ > self.binarizer_.n_thresholds_
@@ -586,7 +591,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             rows, Xb.shape[1] if columns[c] is None else len(columns[c])) for c in targets}
         per_pass = {c: self._solved_per_pass(n_parts, len(targets), clauses[c])
                     for c in targets}
-        self.n_passes_ = self._one_vs_rest_passes(self.n_passes_, list(clauses.values()))
+        self.n_passes_ = self._one_vs_rest_passes(self._n_passes(n_parts),
+                                                  list(clauses.values()))
         total = sum(per_pass.values()) * self.n_passes_
         # one bar for the whole fit (one-vs-rest included), shown on a terminal when the
         # fit is still running after PROGRESS_DELAY s
