@@ -20,6 +20,11 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   than four significant digits is then moved up to the shortest decimal below the
   next observed value (:func:`short_threshold`): it separates the same training
   rows, and the number printed is the number stored;
+* **ordered category** (a pandas ``category`` column with ``ordered=True``, such as the
+  output of ``pd.cut``): threshold columns as for an ordinal feature, on the rank of
+  each level among the column's categories, at observed levels, printed as levels
+  (``stage <= II``, negation ``stage > II``); at transform a value that is not one of
+  the levels reads as a missing value (with a warning);
 * **date** feature (``datetime64`` values, date or datetime objects, or strings that
   are all ISO 8601 dates such as ``2004-01-31``): threshold columns as for an ordinal
   feature, on the days since 1970-01-01, at observed days, printed as dates
@@ -70,10 +75,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from satrules.rules import MISSING, Condition, date_days, missing_mask
+from satrules.rules import MISSING, Condition, date_days, level_key, level_ranks, missing_mask
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
-           "inspect_column", "duplicate_names", "category_columns", "checkable_frame",
+           "inspect_column", "duplicate_names", "category_columns", "ordered_levels",
+           "checkable_frame",
            "numeric_values", "short_threshold", "shortest_decimal"]
 
 #: Column names that are row labels written out by R or pandas, never features.
@@ -124,10 +130,11 @@ def _is_category(dtype: Any) -> bool:
 
 
 def category_columns(X: Any) -> set[int]:
-    """Positions of the pandas ``category`` columns of a DataFrame (empty for other input).
+    """Positions of the unordered pandas ``category`` columns of a DataFrame (empty for
+    other input).
 
     Such a column is categorical whatever its values: ``pd.Categorical([1, 2, 3])`` is
-    one-hot encoded, not cut at thresholds.
+    one-hot encoded, not cut at thresholds.  Ordered ones are :func:`ordered_levels`.
 
     Examples
     --------
@@ -137,7 +144,27 @@ def category_columns(X: Any) -> set[int]:
     """
     if not _is_frame(X):
         return set()
-    return {c for c, dtype in enumerate(X.dtypes) if _is_category(dtype)}
+    return {c for c, dtype in enumerate(X.dtypes)
+            if _is_category(dtype) and not getattr(dtype, "ordered", False)}
+
+
+def ordered_levels(X: Any) -> dict[int, tuple]:
+    """The ordered pandas ``category`` columns of a DataFrame: position -> levels, lowest
+    first (as :func:`satrules.rules.level_key` stores them); empty for other input.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"a": [1, 2], "stage": pd.Categorical(
+    ...     ["II", "I"], categories=["I", "II", "III"], ordered=True)})
+    >>> ordered_levels(df)
+    {1: ('I', 'II', 'III')}
+    """
+    if not _is_frame(X):
+        return {}
+    return {c: tuple(level_key(v) for v in dtype.categories)
+            for c, dtype in enumerate(X.dtypes)
+            if _is_category(dtype) and getattr(dtype, "ordered", False)}
 
 
 def checkable_frame(X: Any) -> Any:
@@ -502,8 +529,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         interval (the fitted number is ``n_tree_thresholds_``).
     categorical_features : "auto" or list of str / int, default="auto"
         Features to one-hot encode.  ``"auto"``: the columns holding strings, and the
-        pandas ``category`` columns whatever their values.  A list names (or indexes)
-        numeric columns to treat as categorical too (``category`` columns always are).
+        unordered pandas ``category`` columns whatever their values (an *ordered* one is
+        cut at thresholds between its levels).  A list names (or indexes) numeric
+        columns to treat as categorical too, or ordered ``category`` columns to one-hot
+        encode instead (unordered ``category`` columns always are).
     missing : {"category", "error"}, default="category"
         ``"category"``: a missing value is its own category (an ``x is missing``
         column; see the module notes for what the other literals say about it);
@@ -530,7 +559,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         The meaning of each output column.
     feature_kinds_ : dict
         Input feature name -> ``"constant"``, ``"binary"``, ``"categorical"``,
-        ``"ordinal"`` or ``"dropped"``.
+        ``"ordinal"``, ``"date"``, ``"ordered"`` (an ordered category) or ``"dropped"``.
     dropped_features_ : dict
         Input feature name -> why it was dropped as ID-like (empty when none was).
     n_thresholds_, n_tree_thresholds_ : int
@@ -633,7 +662,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self.n_tree_thresholds_ = self.n_thresholds_ if labels is None or not auto else \
             max(AUTO_THRESHOLDS, len(np.unique(labels)) - 1)
         names = frame_names if frame_names is not None else [f"x{c}" for c in range(len(cols))]
-        forced = self._forced_categorical(names) | category_columns(X)
+        forced = self._forced_categorical(names)
+        ordered = {f: levels for f, levels in ordered_levels(X).items() if f not in forced}
+        forced |= category_columns(X)
         self.n_features_in_ = len(cols)
         if frame_names is not None:
             self.feature_names_in_ = np.asarray(frame_names, dtype=object)
@@ -647,7 +678,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self.dropped_features_: dict[str, str] = {}
         for f, (col, name) in enumerate(zip(cols, names, strict=True)):
             col, miss = self._clean(col, name)
-            kind, values, with_missing = self._fit_feature(
+            fit_feature = self._fit_feature if f not in ordered else \
+                lambda *args, levels=ordered[f]: self._fit_ordered(levels, *args)
+            kind, values, with_missing = fit_feature(
                 col[~miss], miss.any(), name, f in forced,
                 None if labels is None else labels[~miss])
             if kind == "dropped":
@@ -702,6 +735,18 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         return "ordinal", _thresholds(numeric, self.n_thresholds_, y, self.thresholds,
                                       n_tree=self.n_tree_thresholds_), has_missing
 
+    def _fit_ordered(self, levels: tuple, vals: np.ndarray, has_missing: bool, name: str,
+                     categorical: bool, y: np.ndarray | None = None) -> tuple[str, Any, bool]:
+        """An ordered category: thresholds on the ranks of its levels, at observed levels."""
+        ranks = level_ranks(vals, levels)
+        distinct = np.unique(ranks)
+        if len(distinct) + int(has_missing) <= 1:
+            return "constant", None, False
+        cuts = np.zeros(0) if len(distinct) <= 1 else \
+            _thresholds(ranks, self.n_thresholds_, y, self.thresholds, short=False,
+                        n_tree=self.n_tree_thresholds_)
+        return "ordered", (levels, cuts), has_missing
+
     @staticmethod
     def _feature_conditions(f: int, name: str, kind: str, values: Any,
                             with_missing: bool) -> list[Condition]:
@@ -714,12 +759,13 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         # with missing values, "x <= t" and "x > t" are separate columns, both 0 on a
         # missing row, so both literals read as they are written (module notes)
         unit = "date" if kind == "date" else ""
-        conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing, unit=unit)
-                 for t in values]
+        levels, values = values if kind == "ordered" else ((), values)
+        conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing, unit=unit,
+                           levels=levels) for t in values]
         if with_missing:
-            conds += [Condition(name, ">", float(t), f, "ordinal", nullable=True, unit=unit)
-                      for t in values]
-            conds.append(Condition(name, "==", MISSING, f, "categorical"))
+            conds += [Condition(name, ">", float(t), f, "ordinal", nullable=True, unit=unit,
+                                levels=levels) for t in values]
+            conds.append(Condition(name, "==", MISSING, f, "categorical", levels=levels))
         return conds
 
     # ---------------------------------------------------------------- transform
@@ -742,14 +788,18 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         n_samples = len(cols[0])
         out = np.zeros((n_samples, len(self.conditions_)), dtype=np.uint8)
         start = 0
-        unexpected = []
+        unexpected, unknown = [], {}
         for col, name, (kind, values, with_missing) in zip(cols, self._names, self._specs,
                                                            strict=True):
             if kind in ("constant", "dropped"):
                 continue
             col, miss = self._clean(col, name)
-            if kind in ("ordinal", "date") and not with_missing and miss.any():
+            if kind in ("ordinal", "date", "ordered") and not with_missing and miss.any():
                 unexpected.append(name)
+            if kind == "ordered":
+                odd = ~miss & np.isnan(level_ranks(col, values[0]))
+                if odd.any():
+                    unknown[name] = list(dict.fromkeys(map(str, col[odd])))[:5]
             block = self._transform_feature(col, miss, kind, values, with_missing, name)
             out[:, start:start + block.shape[1]] = block
             start += block.shape[1]
@@ -759,13 +809,24 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 "every 'x <= t' is false there, so each 'x > t' literal holds (read as above "
                 "every threshold); fit on data with missing values to get 'x is missing'",
                 UserWarning, stacklevel=2)
+        if unknown:
+            warnings.warn(
+                "value(s) that are not levels of ordered categorical feature(s): " +
+                "; ".join(f"{name!r}: {vals}" for name, vals in unknown.items()) +
+                " -- read as missing values",
+                UserWarning, stacklevel=2)
         return out
 
     @staticmethod
     def _transform_feature(col, miss, kind, values, with_missing, name) -> np.ndarray:
-        if kind in ("ordinal", "date"):
-            numeric = np.full(len(col), np.nan)
-            numeric[~miss] = (date_values if kind == "date" else numeric_values)(col[~miss], name)
+        if kind in ("ordinal", "date", "ordered"):
+            if kind == "ordered":   # a value that is not a level reads as missing
+                numeric = level_ranks(col, values[0])
+                miss, values = np.isnan(numeric), values[1]
+            else:
+                numeric = np.full(len(col), np.nan)
+                numeric[~miss] = (date_values if kind == "date" else numeric_values)(
+                    col[~miss], name)
             cuts = np.asarray(values, dtype=float)[None, :]
             with np.errstate(invalid="ignore"):   # NaN compares False: 0 in both directions
                 parts = [numeric[:, None] <= cuts]

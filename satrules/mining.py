@@ -133,6 +133,8 @@ class MinedRule:
     support: int = 0
     #: indices of date features (days since 1970-01-01), whose bounds print as dates
     dates: frozenset = frozenset()
+    #: index of each ordered categorical feature (level ranks) -> its levels, lowest first
+    levels: dict = field(default_factory=dict, hash=False)
 
     @property
     def width(self) -> int:
@@ -148,11 +150,26 @@ class MinedRule:
             # an indicator is 0/1 and trees split it at 0.5: "x > t" means "= value"
             return f"{column} {'=' if np.isinf(hi) else '!='} {value}"
         fmt = format_day if feature in self.dates else _fmt
+        if feature in self.levels:   # bounds are whole ranks (see CDPRClassifier.fit)
+            return self._level_text(name, self.levels[feature], lo, hi)
         if np.isinf(lo):
             return f"{name} <= {fmt(hi)}"
         if np.isinf(hi):
             return f"{name} > {fmt(lo)}"
         return f"{fmt(lo)} < {name} <= {fmt(hi)}"
+
+    @staticmethod
+    def _level_text(name: str, levels: tuple, lo: float, hi: float) -> str:
+        """``lo < rank <= hi`` on the ranks of ``levels``, read as levels; a bound below
+        the lowest rank (the trees' stand-in for missing values lies there) means only
+        "is a level", i.e. not missing."""
+        if hi < 0:
+            return f"{name} < {levels[0]}"   # no level: holds on no row
+        low = None if lo < 0 else str(levels[int(lo)])
+        if np.isinf(hi):
+            return f"{name} is not missing" if low is None else f"{name} > {low}"
+        high = str(levels[int(hi)])
+        return f"{name} <= {high}" if low is None else f"{low} < {name} <= {high}"
 
     def __str__(self) -> str:
         body = " AND ".join(self._condition_text(*c) for c in self.conditions) or "TRUE"
@@ -177,6 +194,9 @@ class Candidates:
         Feature index -> ``(column, value)`` for one-hot indicator columns.
     dates : iterable of int, optional
         Indices of date features (values are days since 1970-01-01), printed as dates.
+    levels : dict, optional
+        Index of each ordered categorical feature (values are the ranks of its levels)
+        -> its levels, lowest first; a bound prints as the level of its rank.
 
     Attributes
     ----------
@@ -187,7 +207,7 @@ class Candidates:
     """
 
     def __init__(self, lo, hi, labels, covers, accuracy, feature_names, class_names,
-                 indicators=None, dates=()):
+                 indicators=None, dates=(), levels=None):
         self.lo = np.asarray(lo, dtype=np.float64)
         self.hi = np.asarray(hi, dtype=np.float64)
         self.labels = np.asarray(labels, dtype=np.intp)
@@ -197,6 +217,7 @@ class Candidates:
         self.class_names = tuple(class_names)
         self.indicators = dict(indicators or {})
         self.dates = tuple(sorted(int(f) for f in dates))
+        self.levels = {int(f): tuple(lv) for f, lv in (levels or {}).items()}
         self.width = (np.isfinite(self.lo) | np.isfinite(self.hi)).sum(axis=1)
         self.support = np.asarray(self.covers.sum(axis=1)).ravel().astype(np.int64)
 
@@ -209,7 +230,8 @@ class Candidates:
                            for f in constrained)
         return MinedRule(conditions, int(self.labels[index]), self.feature_names,
                          self.class_names, self.indicators, float(self.accuracy[index]),
-                         int(self.support[index]), frozenset(getattr(self, "dates", ())))
+                         int(self.support[index]), frozenset(getattr(self, "dates", ())),
+                         dict(getattr(self, "levels", {})))
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -227,7 +249,8 @@ class Candidates:
             index = np.flatnonzero(index)
         return Candidates(self.lo[index], self.hi[index], self.labels[index],
                           self.covers[index], self.accuracy[index], self.feature_names,
-                          self.class_names, self.indicators, getattr(self, "dates", ()))
+                          self.class_names, self.indicators, getattr(self, "dates", ()),
+                          getattr(self, "levels", None))
 
     def filter(self, alpha: float = 0.0, delta: int | None = None) -> np.ndarray:
         """Return the indices of B_{α,δ}: accuracy ≥ ``alpha`` and width ≤ ``delta``.

@@ -115,6 +115,36 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def level_key(value: Any) -> Any:
+    """The key a level of an ordered category is stored and looked up by: a number, string
+    or bool as the plain Python scalar, anything else (a ``pd.cut`` interval, a timestamp)
+    as its text, so that a model written to JSON and read back maps values alike.
+
+    >>> import pandas as pd
+    >>> level_key(np.int64(3)), level_key("low"), level_key(pd.Interval(0, 5))
+    (3, 'low', '(0, 5]')
+    """
+    value = _plain(value)
+    return value if isinstance(value, (str, int, float, bool)) else str(value)
+
+
+def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
+    """Return the rank of each of ``values`` among the ordered ``levels`` (float64; NaN for a
+    missing value or one that is not a level).
+
+    >>> level_ranks(np.array(["low", "high", None, "odd"], dtype=object),
+    ...             ("low", "mid", "high")).tolist()
+    [0.0, 2.0, nan, nan]
+    """
+    rank = {level_key(v): float(i) for i, v in enumerate(levels)}
+    values = np.asarray(values, dtype=object)
+    miss = missing_mask(values)
+    out = np.full(len(values), np.nan)
+    if (~miss).any():
+        out[~miss] = [rank.get(level_key(v), np.nan) for v in values[~miss]]
+    return out
+
+
 def missing_mask(values: np.ndarray) -> np.ndarray:
     """Return where ``values`` is missing (NaN, None, pd.NA)."""
     if values.dtype.kind == "f":
@@ -155,6 +185,12 @@ class Condition:
     unit : {"", "date"}, default=""
         ``"date"``: the feature holds dates and the threshold is a number of days since
         1970-01-01, printed as a date (``visit <= 2004-01-31``).
+    levels : tuple, default=()
+        For an ordered category (a pandas ``category`` column with ``ordered=True``): its
+        levels, lowest first (as :func:`level_key` stores them).  The threshold is then
+        the rank of a level and prints as that level (``stage <= II``).  A value that is
+        not one of the levels reads as a missing value: neither ``<=`` nor ``>`` any
+        level, and ``stage is missing`` (which carries the levels too) holds.
 
     Examples
     --------
@@ -167,6 +203,8 @@ class Condition:
     'age is missing'
     >>> Condition("visit", "<=", 12418.0, group=0, unit="date").describe(negated=True)
     'visit > 2004-01-01'
+    >>> Condition("stage", "<=", 1.0, group=0, levels=("I", "II", "III")).describe()
+    'stage <= II'
     """
 
     feature: str
@@ -176,10 +214,21 @@ class Condition:
     kind: str = "ordinal"
     nullable: bool = False
     unit: str = ""
+    levels: tuple = ()
 
     def __post_init__(self) -> None:
         if self.unit not in ("", "date"):
             raise ValueError(f"Condition unit must be '' or 'date', got {self.unit!r}")
+        if self.levels:
+            object.__setattr__(self, "levels", tuple(level_key(v) for v in self.levels))
+            rank = _plain(self.value)
+            if not self.is_missing_indicator and (
+                    self.op == "==" or self.unit or not isinstance(rank, (int, float)) or
+                    rank != int(rank) or not 0 <= rank < len(self.levels)):
+                raise ValueError(
+                    f"Condition on the ordered levels of {self.feature!r}: the threshold "
+                    f"must be the rank of a level (0..{len(self.levels) - 1}) with op '<=' "
+                    f"or '>' (or the missing-value indicator), got {self.op} {self.value!r}")
         if self.op not in _NEGATED_OP:
             raise ValueError(f"Condition op must be '<=', '>' or '==', got {self.op!r}")
         if self.kind not in ("ordinal", "categorical", "binary"):
@@ -200,6 +249,8 @@ class Condition:
             return f"{self.feature} is {'not ' if negated else ''}missing"
         if self.unit == "date" and self.op != "==":
             shown = format_day(value)
+        elif self.levels:
+            shown = str(self.levels[int(value)])
         elif isinstance(value, float) and value.is_integer():
             shown = str(int(value)) if abs(value) < 1e15 else repr(value)
         else:
@@ -226,7 +277,9 @@ class Condition:
         miss = missing_mask(values)
         if self.op in ("<=", ">"):
             numeric = np.full(len(values), np.nan)
-            if self.unit == "date":
+            if self.levels:
+                numeric = level_ranks(values, self.levels)
+            elif self.unit == "date":
                 days = date_days(values[~miss])
                 if days is None:
                     raise ValueError(f"feature {self.feature!r} holds dates, but some values "
@@ -240,6 +293,8 @@ class Condition:
                     numeric > float(self.value)
             return held.astype(np.uint8)
         if isinstance(self.value, str) and self.value == MISSING:
+            if self.levels:   # not a level: missing
+                return np.isnan(level_ranks(values, self.levels)).astype(np.uint8)
             return miss.astype(np.uint8)
         obj = values.astype(object)
         return ((obj == self.value) & ~miss).astype(np.uint8)
@@ -252,6 +307,8 @@ class Condition:
             data["nullable"] = True
         if self.unit:
             data["unit"] = self.unit
+        if self.levels:
+            data["levels"] = list(self.levels)
         return data
 
     @classmethod
@@ -259,7 +316,7 @@ class Condition:
         """Rebuild a condition written by :meth:`to_dict`."""
         return cls(data["feature"], data["op"], data["value"], int(data["group"]),
                    data.get("kind", "ordinal"), bool(data.get("nullable", False)),
-                   str(data.get("unit", "")))
+                   str(data.get("unit", "")), tuple(data.get("levels", ())))
 
 
 @dataclass(frozen=True, order=True)

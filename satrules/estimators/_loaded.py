@@ -19,7 +19,7 @@ from satrules.rules import MISSING
 
 __all__ = ["check_loaded"]
 
-_KINDS = ("constant", "binary", "categorical", "ordinal", "date", "dropped")
+_KINDS = ("constant", "binary", "categorical", "ordinal", "date", "ordered", "dropped")
 
 
 def _fail(message: str) -> None:
@@ -138,9 +138,16 @@ def _check_encoder(encoder: Any, est: Any) -> None:
         ["numeric" if c is None else "categorical" for c in cats]
     nullable = getattr(encoder, "nullable", None) or [False] * len(kinds)
     if not isinstance(kinds, list) or len(kinds) != len(names) or not all(
-            k in ("numeric", "date", "categorical", "dropped") for k in kinds):
-        _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'categorical' or "
-              "'dropped'")
+            k in ("numeric", "date", "ordered", "categorical", "dropped") for k in kinds):
+        _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'ordered', "
+              "'categorical' or 'dropped'")
+    levels = getattr(encoder, "levels", None) or [None] * len(kinds)
+    if not isinstance(levels, list) or len(levels) != len(kinds) or any(
+            (lv is not None) != (k == "ordered") or (lv is not None and (
+                not isinstance(lv, tuple) or not lv)) for lv, k in zip(levels, kinds,
+                                                                         strict=True)):
+        _fail("encoder_.levels must hold the levels (a non-empty tuple) of each ordered "
+              "feature and None for every other")
     if not isinstance(nullable, list) or len(nullable) != len(names) or not all(
             isinstance(v, bool) for v in nullable):
         _fail("encoder_.nullable must hold one bool per feature")
@@ -148,7 +155,7 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     for name, values, kind, has_missing in zip(names, cats, kinds, nullable, strict=True):
         if kind == "dropped":
             continue
-        if kind in ("numeric", "date"):
+        if kind in ("numeric", "date", "ordered"):
             columns.append(name)
             values = np.array([MISSING]) if has_missing else None
         for value in values.tolist() if values is not None else []:
@@ -190,7 +197,12 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 or not isinstance(spec[2], bool):
             _fail(f"{where} must be (kind, values, has_missing) with kind one of {_KINDS}")
         kind, values, with_missing = spec
-        if kind in ("ordinal", "date"):
+        if kind == "ordered":   # (levels, thresholds on their ranks)
+            if not (isinstance(values, tuple) and len(values) == 2
+                    and isinstance(values[0], tuple) and values[0]):
+                _fail(f"{where}: an ordered feature's values must be (levels, thresholds)")
+            levels, values = values
+        if kind in ("ordinal", "date", "ordered"):
             thresholds = np.asarray(values, dtype=float) if isinstance(values, np.ndarray) \
                 else None
             if thresholds is None or thresholds.ndim != 1:
@@ -200,6 +212,13 @@ def _check_binarizer(binarizer: Any) -> list | None:
                       "a finite number")
             if (np.diff(thresholds) <= 0).any():
                 _fail(f"{where}: thresholds must increase, got {thresholds.tolist()}")
+            if kind == "ordered" and ((thresholds != np.round(thresholds)).any()
+                                      or (thresholds < 0).any()
+                                      or (thresholds >= len(levels)).any()):
+                _fail(f"{where}: thresholds must be ranks of the {len(levels)} levels, got "
+                      f"{thresholds.tolist()}")
+            if kind == "ordered":
+                values = (levels, values)
         elif kind == "categorical" and not isinstance(values, list):
             _fail(f"{where}: categories must be a list")
         expected.extend(binarizer._feature_conditions(f, name, kind, values, with_missing))

@@ -32,17 +32,20 @@ from satrules.binarize import (
     date_values,
     inspect_column,
     numeric_values,
+    ordered_levels,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.mining import mine_rules
-from satrules.rules import missing_mask
+from satrules.rules import level_ranks, missing_mask
 
 __all__ = ["CDPRClassifier"]
 
 _METHODS = ("gra", "gdy", "local", "exact")
+#: encoder column kinds kept as one number per row (ordered: the rank of the level)
+_NUMERIC_KINDS = ("numeric", "date", "ordered")
 _RESOLVE = ("accuracy", "coverage", "vote")
 
 
@@ -55,19 +58,27 @@ class _ColumnEncoder:
     numeric column stays NaN, so every interval condition on it is false (``x <= t``
     and ``x > t`` alike), and a numeric column with missing values in ``fit`` gets an
     indicator column ``x is missing``; a missing categorical value is the category
-    ``<missing>``.
+    ``<missing>``.  An **ordered** category (``ordered``: column -> its levels, lowest
+    first) becomes the rank of its level, and a value that is not a level reads as a
+    missing one.
     """
 
-    def fit(self, X, names, max_levels="auto", categorical=frozenset()):
+    def fit(self, X, names, max_levels="auto", categorical=frozenset(), ordered=None):
         self.names = [str(name) for name in names]
         self.kinds, self.categories, self.nullable, self.dropped = [], [], [], {}
+        self.levels = [None] * X.shape[1]
         for j in range(X.shape[1]):
             column = X[:, j]
             miss = missing_mask(column)
             values = column[~miss]
-            kind, numeric = ("id", "every value is missing") if len(values) == 0 else \
-                inspect_column(values, self.names[j], max_levels=max_levels,
-                               categorical=j in categorical)
+            if len(values) == 0:
+                kind, numeric = "id", "every value is missing"
+            elif ordered and j in ordered and j not in categorical:
+                kind, numeric = "ordered", level_ranks(values, ordered[j])
+                self.levels[j] = tuple(ordered[j])
+            else:
+                kind, numeric = inspect_column(values, self.names[j], max_levels=max_levels,
+                                               categorical=j in categorical)
             if kind == "id":
                 self.dropped[self.names[j]] = numeric
                 kind, cats = "dropped", None
@@ -80,14 +91,14 @@ class _ColumnEncoder:
                 cats = None
             self.kinds.append(kind)
             self.categories.append(cats)
-            self.nullable.append(kind in ("numeric", "date") and bool(miss.any()))
+            self.nullable.append(kind in _NUMERIC_KINDS and bool(miss.any()))
         if self.dropped:
             warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
                           + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
                           UserWarning, stacklevel=3)
         self.feature_names, self.indicators = [], {}
         for j, cats in enumerate(self.categories):
-            if self.kinds[j] in ("numeric", "date"):
+            if self.kinds[j] in _NUMERIC_KINDS:
                 self.feature_names.append(self.names[j])
                 cats = [MISSING] if self.nullable[j] else []
             for value in cats if cats is not None else []:
@@ -101,6 +112,13 @@ class _ColumnEncoder:
         return [self.feature_names.index(name) for name, kind in zip(self.names, kinds,
                                                                      strict=False)
                 if kind == "date"]
+
+    def ordered_features(self) -> dict[int, tuple]:
+        """Index, among ``feature_names``, of each ordered category -> its levels."""
+        levels = getattr(self, "levels", None) or [None] * len(self.names)
+        return {self.feature_names.index(name): lv for name, lv in zip(self.names, levels,
+                                                                        strict=True)
+                if lv is not None}
 
     def _check_finite(self, values, j):
         if np.isinf(values).any():
@@ -117,10 +135,19 @@ class _ColumnEncoder:
             if kind == "dropped":
                 continue
             miss = missing_mask(column)
-            if kind in ("numeric", "date"):
+            if kind == "ordered":   # a value that is not a level reads as missing
+                values = level_ranks(column, self.levels[j])
+                unseen, miss = column[~miss & np.isnan(values)], np.isnan(values)
+                if unseen.size and handle_unknown == "error":
+                    raise ValueError(f"values {list(dict.fromkeys(map(str, unseen)))[:5]} "
+                                     f"in column {self.names[j]!r} are not among its levels "
+                                     f"{list(self.levels[j])[:10]}; handle_unknown='ignore' "
+                                     "reads them as missing values")
+            elif kind in _NUMERIC_KINDS:
                 values = np.full(len(column), np.nan)
                 values[~miss] = (date_values if kind == "date" else numeric_values)(
                     column[~miss], self.names[j])
+            if kind in _NUMERIC_KINDS:
                 blocks.append(values[:, None])
                 if nullable[j]:
                     blocks.append(miss[:, None].astype(np.float64))
@@ -181,7 +208,8 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
     handle_unknown : {"ignore", "error"}, default="ignore"
         A category of an object column not seen in ``fit``: encode it as none of the known
         values (``col = v`` is false and ``col != v`` true for every known ``v``), or raise
-        ValueError.
+        ValueError.  Likewise a value that is not a level of an ordered ``category``
+        column: read as a missing value (every interval on it is false), or raise.
     max_levels : int, "auto" or None, default="auto"
         ID-like columns (more categories than this, row labels, row numbers) are dropped
         with a warning; see :class:`satrules.binarize.ThresholdBinarizer`.  Missing values
@@ -323,7 +351,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
         check_missing_labels(y)
-        categorical = category_columns(X)
+        categorical, ordered = category_columns(X), ordered_levels(X)
         X, y = validate_data(self, checkable_frame(X), y, dtype=None,
                              ensure_all_finite=False)
         check_label_types(y)
@@ -338,7 +366,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                              f"classes {self.classes_.tolist()}")
         rng = check_random_state(self.random_state)
         names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
-        self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels, categorical)
+        self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels, categorical, ordered)
         self.dropped_features_ = dict(self.encoder_.dropped)
         encoded = self.encoder_.transform(X)
         if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
@@ -351,8 +379,9 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                            indicators=self.encoder_.indicators)
         cands.class_names = tuple(self.classes_.tolist())
         cands.dates = tuple(self.encoder_.date_features())
-        for f in cands.dates:   # whole days: bounds moved down to a day split alike
-            values = encoded[:, f][~np.isnan(encoded[:, f])]
+        cands.levels = self.encoder_.ordered_features()
+        for f in (*cands.dates, *cands.levels):   # whole days, level ranks: bounds moved
+            values = encoded[:, f][~np.isnan(encoded[:, f])]   # down to a value split alike
             if np.array_equal(values, np.round(values)):
                 for bounds in (cands.lo, cands.hi):
                     finite = np.isfinite(bounds[:, f])
