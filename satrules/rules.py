@@ -115,17 +115,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def level_key(value: Any) -> Any:
-    """The key a level of an ordered category is stored and looked up by: a number, string
-    or bool as the plain Python scalar, anything else (a ``pd.cut`` interval, a timestamp)
-    as its text, so that a model written to JSON and read back maps values alike.
+def level_key(value: Any) -> str:
+    """The key a level of an ordered category is stored and looked up by: its text, a
+    whole number written without a decimal point.  So a model written to JSON and read
+    back maps values alike, and a level declared as ``3`` matches ``3``, ``3.0`` (a CSV
+    column of whole numbers with missing cells is read as floats) and ``"3"``; a
+    ``pd.cut`` interval is its text.
 
     >>> import pandas as pd
-    >>> level_key(np.int64(3)), level_key("low"), level_key(pd.Interval(0, 5))
-    (3, 'low', '(0, 5]')
+    >>> level_key(np.int64(3)), level_key(3.0), level_key("low"), level_key(pd.Interval(0, 5))
+    ('3', '3', 'low', '(0, 5]')
     """
     value = _plain(value)
-    return value if isinstance(value, (str, int, float, bool)) else str(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
 
 
 def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:

@@ -6,6 +6,7 @@ Data are generated here; docs/messy_data.md states the semantics.
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -176,3 +177,29 @@ def test_cdpr_bounds_below_the_lowest_level_read_not_missing():
     assert str(rule) == "IF stage is not missing THEN a"
     rule = MinedRule(((0, 0.0, 2.0),), 0, ("stage",), ("a", "b"), levels={0: tuple(STAGES)})
     assert str(rule) == "IF I < stage <= III THEN a"
+
+
+def test_cli_declares_ordered_columns_of_a_csv(tmp_path, capsys):
+    """``satrules learn --ordered`` turns CSV columns into ordered levels (whole numbers
+    read as floats match their levels), refuses values that are not levels, and
+    ``satrules predict`` reads the saved levels back."""
+    from satrules.cli import main
+
+    X, y = staged(missing=0.05)
+    X["likert"] = np.where(np.arange(len(X)) % 7 == 0, np.nan,
+                           np.arange(len(X)) % 5 + 1)     # floats 1.0 .. 5.0 with blanks
+    X.assign(outcome=y).to_csv(tmp_path / "d.csv", index=False)
+    args = ["learn", str(tmp_path / "d.csv"), "--target", "outcome", "--method", "imli",
+            "--backend", BACKEND, "--ordered", "stage=I,II,III,IV",
+            "--ordered", "likert=1,2,3,4,5", "--out", str(tmp_path / "r.json")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "stage > II" in out or "stage <= II" in out, out
+    assert main(["predict", str(tmp_path / "r.json"), str(tmp_path / "d.csv")]) == 0
+    accuracy = re.search(r"accuracy on 'outcome': ([\d.]+)", capsys.readouterr().err)
+    assert accuracy and float(accuracy.group(1)) >= 0.9
+    for spec, message in (("stage=I,II,III", r"not among the levels: \['IV'\]"),
+                          ("stage", "write NAME=LEVEL1"), ("stage=I,I", "given twice"),
+                          ("grade=A,B", "no column 'grade'")):
+        assert main(args[:-4] + ["--ordered", spec]) == 1
+        assert re.search(message, capsys.readouterr().err)

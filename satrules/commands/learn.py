@@ -196,6 +196,57 @@ def read_table(path: str, target: str | None = None):
     return X, y.to_numpy()
 
 
+def declare_ordered(X, specs: Sequence[str]):
+    """Return ``X`` with each column named in ``specs`` (``"NAME=LOW,MID,HIGH"``, levels
+    lowest first) as an ordered pandas ``category`` column of those levels, which the
+    learners cut at thresholds between levels (``stage <= II``) instead of one-hot
+    encoding.
+
+    Values are matched to levels by their text (:func:`satrules.rules.level_key`: ``3``,
+    ``3.0`` and ``"3"`` are the level ``3``); missing cells stay missing.
+
+    Raises
+    ------
+    ValueError
+        A spec without ``=`` or levels, a level given twice, a column that is not in
+        ``X``, or a value that is not one of the levels (named).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = declare_ordered(pd.DataFrame({"grade": ["B", "A", None, "C"]}), ["grade=C,B,A"])
+    >>> X["grade"].cat.categories.tolist(), X["grade"].cat.ordered
+    (['C', 'B', 'A'], True)
+    """
+    import pandas as pd
+
+    from satrules.rules import level_key, missing_mask
+
+    X = X.copy()
+    for spec in specs:
+        name, eq, text = spec.partition("=")
+        levels = [v.strip() for v in text.split(",")]
+        if not eq or not name or not all(levels):
+            raise ValueError(f"--ordered {spec!r}: write NAME=LEVEL1,LEVEL2,... (lowest "
+                             "first, at least one level)")
+        if len(set(levels)) != len(levels):
+            raise ValueError(f"--ordered {spec!r}: a level is given twice")
+        if name not in X.columns:
+            raise ValueError(f"--ordered {spec!r}: no column {name!r}; columns are: "
+                             f"{', '.join(map(str, X.columns))}")
+        values = X[name].to_numpy(dtype=object)
+        miss = missing_mask(values)
+        keys = np.array([None if m else level_key(v) for v, m in zip(values, miss,
+                                                                   strict=True)], dtype=object)
+        odd = list(dict.fromkeys(k for k, m in zip(keys, miss, strict=True)
+                                 if not m and k not in set(levels)))
+        if odd:
+            raise ValueError(f"--ordered {spec!r}: column {name!r} holds value(s) that are "
+                             f"not among the levels: {odd[:5]}{' ...' if len(odd) > 5 else ''}")
+        X[name] = pd.Categorical(keys, categories=levels, ordered=True)
+    return X
+
+
 def make_estimator(method: str, params: Mapping[str, Any] | None = None):
     """Return an unfitted estimator for ``method`` with ``params`` (validated by name)."""
     if method not in METHODS:
@@ -314,6 +365,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--solver-cmd", metavar="CMD",
                    help='external MaxSAT solver for the exact solves, e.g. "rc2.py -vv" (the '
                         "'wcnf' backend: split like a shell would, never run through one)")
+    p.add_argument("--ordered", action="append", default=[], metavar="NAME=LOW,...,HIGH",
+                   help="a column whose values are ordered levels (lowest first), cut at "
+                        "thresholds between them (stage <= II) instead of one-hot encoded; "
+                        "repeat for more columns")
     p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -325,6 +380,7 @@ def run(args: argparse.Namespace) -> int:
     from satrules.report import rules_text
 
     X, y = read_table(args.data, args.target)
+    X = declare_ordered(X, args.ordered)
     params = method_params(args)
     if args.solver_cmd is not None:
         if params.get("backend", "auto") not in ("auto", "wcnf"):
