@@ -203,3 +203,30 @@ def test_cli_declares_ordered_columns_of_a_csv(tmp_path, capsys):
                           ("grade=A,B", "no column 'grade'")):
         assert main(args[:-4] + ["--ordered", spec]) == 1
         assert re.search(message, capsys.readouterr().err)
+
+
+def test_encode_and_sweep_take_ordered_columns(tmp_path, capsys):
+    """``satrules encode`` writes the levels into the layout (so ``decode`` prints them)
+    and ``satrules sweep`` fits with them."""
+    import json
+
+    from satrules.cli import main
+
+    X, y = staged(60)
+    X.assign(outcome=y).to_csv(tmp_path / "d.csv", index=False)
+    assert main(["encode", str(tmp_path / "d.csv"), "--target", "outcome", "--method",
+                 "imli", "--ordered", "stage=I,II,III,IV", "--out", str(tmp_path / "m.wcnf"),
+                 "--layout", str(tmp_path / "l.json")]) == 0
+    def levels(node):   # every "levels" list in the layout file
+        if isinstance(node, dict):
+            return ([node["levels"]] if "levels" in node else []) + \
+                [lv for v in node.values() for lv in levels(v)]
+        return [lv for v in node for lv in levels(v)] if isinstance(node, list) else []
+
+    found = levels(json.loads((tmp_path / "l.json").read_text()))
+    assert found and all(lv == STAGES for lv in found)
+    assert main(["sweep", str(tmp_path / "d.csv"), "--target", "outcome", "--method", "imli",
+                 "--grid", "n_rules=1", "--n-splits", "1", "--param", f"backend={BACKEND}",
+                 "--ordered", "stage=I,II,III", "--out", str(tmp_path / "s.csv"),
+                 "--quiet"]) == 1
+    assert "not among the levels: ['IV']" in capsys.readouterr().err

@@ -43,6 +43,8 @@ _ESTIMATOR = {"imli": "IMLIClassifier", "imlib": "IMLIBClassifier", "cdprl": "CD
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from satrules.commands.learn import add_ordered_argument
+
     p = sub.add_parser(
         "encode", help="export a learning problem as WCNF for an external MaxSAT solver",
         description="Encode DATA.csv (the whole file, as one problem) with IMLI, IMLIB or the "
@@ -57,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text,
                        metavar=flag.lstrip("-").upper().replace("-", "_"))
     p.add_argument("--random-state", type=int, default=0, help="seed of the rule mining (cdprl)")
+    add_ordered_argument(p)
     p.add_argument("--format", choices=["2022", "legacy"], default="2022",
                    help="WCNF dialect (default: MaxSAT Evaluation 2022)")
     p.add_argument("--out", required=True, metavar="model.wcnf")
@@ -183,10 +186,11 @@ def sha256(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import satrules
     from satrules import serialization as ser
-    from satrules.commands.learn import read_table
+    from satrules.commands.learn import declare_ordered, read_table
     from satrules.ir.wcnf import write_wcnf
 
     X, y = read_table(args.data, args.target)
+    X = declare_ordered(X, args.ordered)
     encode = _encode_cdprl if args.method == "cdprl" else _encode_rules
     model, skeleton, layout, extra = encode(args, X, y)
     doc = None

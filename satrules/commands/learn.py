@@ -247,6 +247,14 @@ def declare_ordered(X, specs: Sequence[str]):
     return X
 
 
+def add_ordered_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--ordered NAME=LOW,...,HIGH`` option of the commands that fit on a CSV file."""
+    p.add_argument("--ordered", action="append", default=[], metavar="NAME=LOW,...,HIGH",
+                   help="a column whose values are ordered levels (lowest first), cut at "
+                        "thresholds between them (stage <= II) instead of one-hot encoded; "
+                        "repeat for more columns")
+
+
 def make_estimator(method: str, params: Mapping[str, Any] | None = None):
     """Return an unfitted estimator for ``method`` with ``params`` (validated by name)."""
     if method not in METHODS:
@@ -365,10 +373,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--solver-cmd", metavar="CMD",
                    help='external MaxSAT solver for the exact solves, e.g. "rc2.py -vv" (the '
                         "'wcnf' backend: split like a shell would, never run through one)")
-    p.add_argument("--ordered", action="append", default=[], metavar="NAME=LOW,...,HIGH",
-                   help="a column whose values are ordered levels (lowest first), cut at "
-                        "thresholds between them (stage <= II) instead of one-hot encoded; "
-                        "repeat for more columns")
+    add_ordered_argument(p)
     p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)

@@ -47,7 +47,7 @@ def load_spec(text_or_path: str) -> dict[str, Any]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from satrules.commands.learn import METHODS
+    from satrules.commands.learn import METHODS, add_ordered_argument
 
     p = sub.add_parser(
         "sweep", help="run a parameter grid over repeated random splits",
@@ -68,6 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--test-size", type=float, help="held-out fraction (default 0.2)")
     p.add_argument("--random-state", type=int, help="seed of the splits (default 0)")
     p.add_argument("--n-jobs", type=int, default=1, help="parallel tasks (-1: all cores)")
+    add_ordered_argument(p)
     p.add_argument("--out", required=True, metavar="results.csv", help=".csv or .parquet")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -88,7 +89,7 @@ def _axis(item: str) -> tuple[str, list]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satrules.commands.learn import make_estimator, method_params, read_table
+    from satrules.commands.learn import declare_ordered, make_estimator, method_params, read_table
     from satrules.sweep import run_sweep, write_table
 
     spec = load_spec(args.spec) if args.spec else {}
@@ -108,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     for g in grid if isinstance(grid, list) else [grid]:
         make_estimator(method, {**fixed, **g})  # unknown grid parameters fail here, early
     X, y = read_table(args.data, target)
+    X = declare_ordered(X, args.ordered)
     table = run_sweep(
         est, grid, X, y,
         n_splits=args.n_splits or spec.get("n_splits", 5),
