@@ -140,13 +140,12 @@ def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
     ...             ("low", "mid", "high")).tolist()
     [0.0, 2.0, nan, nan]
     """
+    import pandas as pd
+
     rank = {level_key(v): float(i) for i, v in enumerate(levels)}
-    values = np.asarray(values, dtype=object)
-    miss = missing_mask(values)
-    out = np.full(len(values), np.nan)
-    if (~miss).any():
-        out[~miss] = [rank.get(level_key(v), np.nan) for v in values[~miss]]
-    return out
+    codes, distinct = pd.factorize(np.asarray(values, dtype=object))   # missing: code -1
+    table = np.array([rank.get(level_key(v), np.nan) for v in distinct] + [np.nan])
+    return table[codes]   # one lookup per distinct value, not per row
 
 
 def missing_mask(values: np.ndarray) -> np.ndarray:
