@@ -119,15 +119,19 @@ def report(rows: list[dict], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--methods", default="gra", help="comma-separated CDPR methods")
+def split_loop(argv, *, doc: str, script: str, methods: str, out: str, run_split, report_fn,
+               fields, floats) -> int:
+    """The command line both null-test benchmarks share: ``--methods``, ``--groups``,
+    ``--seeds``, ``--out``, ``--resume``; ``run_split(method, group, name, X, y, seed)``
+    makes one row (saved after every split), ``report_fn(rows, command)`` the page."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--methods", default=methods, help="comma-separated methods")
     parser.add_argument("--groups", default=",".join(GROUPS), help="comma-separated groups")
     parser.add_argument("--seeds", default="0,1,2")
-    parser.add_argument("--out", default="cdpr_null", help="results file stem")
+    parser.add_argument("--out", default=out, help="results file stem")
     parser.add_argument("--resume", action="store_true", help="skip splits already in the CSV")
     args = parser.parse_args(argv)
-    command = " ".join(["python benchmarks/bench_cdpr_null.py",
+    command = " ".join([f"python benchmarks/{script}",
                         *(argv if argv is not None else sys.argv[1:])])
     path = RESULTS / f"{args.out}.csv"
     rows = []
@@ -135,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(path, newline="") as fh:
             rows = list(csv.DictReader(fh))
         for r in rows:
-            for k in ("majority", "acc_off", "acc_on"):
+            for k in floats:
                 r[k] = float(r[k])
     done = {(r["method"], r["set"], str(r["seed"])) for r in rows}
     groups = set(args.groups.split(","))
@@ -144,16 +148,22 @@ def main(argv: list[str] | None = None) -> int:
             for seed in map(int, args.seeds.split(",")):
                 if (method, name, str(seed)) in done:
                     continue
-                rows.append(run(method, group, name, X, y, seed))
+                rows.append(run_split(method, group, name, X, y, seed))
                 print(rows[-1], flush=True)
                 with open(path, "w", newline="") as fh:
-                    writer = csv.DictWriter(fh, fieldnames=FIELDS)
+                    writer = csv.DictWriter(fh, fieldnames=fields)
                     writer.writeheader()
                     writer.writerows(rows)
-    text = report(rows, command)
+    text = report_fn(rows, command)
     (RESULTS / f"{args.out}.md").write_text(text)
     print(text)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return split_loop(argv, doc=__doc__, script="bench_cdpr_null.py", methods="gra",
+                      out="cdpr_null", run_split=run, report_fn=report, fields=FIELDS,
+                      floats=("majority", "acc_off", "acc_on"))
 
 
 if __name__ == "__main__":

@@ -40,8 +40,6 @@ method, set and seed).  Rows are saved after every split; ``--resume`` skips tho
 
 from __future__ import annotations
 
-import argparse
-import csv
 import sys
 import warnings
 from pathlib import Path
@@ -52,10 +50,9 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_cdpr_null import GROUPS, data_sets  # noqa: E402
+from bench_cdpr_null import split_loop  # noqa: E402
 from bench_learners import _split, make  # noqa: E402
 
-RESULTS = Path(__file__).resolve().parent / "results"
 FOLDS = 3
 FIELDS = ("method", "group", "set", "seed", "majority", "acc", "acc_const", "constant",
           "fixed", "broken")
@@ -133,40 +130,9 @@ def report(rows: list[dict], command: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--methods", default="imli,imlib", help="comma-separated methods")
-    parser.add_argument("--groups", default=",".join(GROUPS), help="comma-separated groups")
-    parser.add_argument("--seeds", default="0,1,2")
-    parser.add_argument("--out", default="null_cv", help="results file stem")
-    parser.add_argument("--resume", action="store_true", help="skip splits already in the CSV")
-    args = parser.parse_args(argv)
-    command = " ".join(["python benchmarks/bench_null_cv.py",
-                        *(argv if argv is not None else sys.argv[1:])])
-    path = RESULTS / f"{args.out}.csv"
-    rows = []
-    if args.resume and path.exists():
-        with open(path, newline="") as fh:
-            rows = list(csv.DictReader(fh))
-        for r in rows:
-            for k in ("majority", "acc", "acc_const"):
-                r[k] = float(r[k])
-    done = {(r["method"], r["set"], str(r["seed"])) for r in rows}
-    groups = set(args.groups.split(","))
-    for group, name, X, y in data_sets(groups):
-        for method in args.methods.split(","):
-            for seed in map(int, args.seeds.split(",")):
-                if (method, name, str(seed)) in done:
-                    continue
-                rows.append(run(method, group, name, X, y, seed))
-                print(rows[-1], flush=True)
-                with open(path, "w", newline="") as fh:
-                    writer = csv.DictWriter(fh, fieldnames=FIELDS)
-                    writer.writeheader()
-                    writer.writerows(rows)
-    text = report(rows, command)
-    (RESULTS / f"{args.out}.md").write_text(text)
-    print(text)
-    return 0
+    return split_loop(argv, doc=__doc__, script="bench_null_cv.py", methods="imli,imlib",
+                      out="null_cv", run_split=run, report_fn=report, fields=FIELDS,
+                      floats=("majority", "acc", "acc_const"))
 
 
 if __name__ == "__main__":
