@@ -745,13 +745,17 @@ class RuleSet:
     def _literal_texts(self, rule: Rule) -> list[str]:
         """The text of each literal of ``rule``; a negated threshold of a nullable feature
         drops its ``or x is missing`` where the rule settles it (``x is not missing`` in a
-        DNF term, ``x is missing`` in a CNF clause)."""
+        DNF term, ``x is missing`` in a CNF clause), and in a DNF term also where another
+        literal is a threshold that is false on a missing value (``x <= 8 AND x > 2``,
+        not ``x <= 8 AND (x > 2 or x is missing)``)."""
         conds = self.conditions
         if conds is None:
             return [lit.describe() for lit in rule]
+        dnf = self.kind == "dnf"
         settled = {conds[lit.column].group for lit in rule
-                   if conds[lit.column].is_missing_indicator
-                   and lit.negated == (self.kind == "dnf")}
+                   if (conds[lit.column].is_missing_indicator and lit.negated == dnf)
+                   or (dnf and not lit.negated and conds[lit.column].nullable
+                       and conds[lit.column].op in ("<=", ">"))}
         return [lit.describe(conds, conds[lit.column].group in settled) for lit in rule]
 
     def class_text(self, label: Any) -> str:

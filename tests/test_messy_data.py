@@ -92,6 +92,16 @@ def test_missing_value_fails_both_threshold_directions():
     # the opposite pairing settles nothing: the 'or missing' stays
     assert RuleSet([[Literal(0, True), Literal(4)]], "dnf", len(names), tb.conditions_) \
         .to_text() == "IF ((age > 30 or age is missing) AND age is missing)\nTHEN positive"
+    # a threshold that is false on a missing age settles it too, in an AND (age > 30 AND
+    # age <= 50); in a CNF clause (an OR) it does not
+    band = RuleSet([[Literal(0, True), Literal(1)]], "dnf", len(names), tb.conditions_)
+    assert band.to_text() == "IF (age > 30 AND age <= 50)\nTHEN positive"
+    assert band.evaluate(Xb).tolist() == band.evaluate_raw(X).tolist() == \
+        [False, False, False, True, False, False]
+    above = RuleSet([[Literal(0, True), Literal(3)]], "dnf", len(names), tb.conditions_)
+    assert above.to_text() == "IF (age > 30 AND age > 50)\nTHEN positive"
+    clause = RuleSet([[Literal(0, True), Literal(1)]], "cnf", len(names), tb.conditions_)
+    assert clause.to_text() == "IF ((age > 30 or age is missing) OR age <= 50)\nTHEN positive"
 
 
 def test_missing_error_only_when_asked():
