@@ -6,6 +6,7 @@ Data are generated here; docs/messy_data.md states the semantics.
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 
@@ -159,6 +160,21 @@ def test_cdpr_prints_levels_and_keeps_them_in_a_file(tmp_path):
     assert "stage > -" not in text and "stage <= -" not in text
     again = CDPRClassifier.load(est.save(tmp_path / "c.json"))
     assert str(again.rules_) == text
+    doc = json.loads(est.to_json())     # the file edited to drop the rules' top levels
+
+    def cut(node):   # rules_.levels: {"__items__": [[feature, {"__tuple__": levels}]]}
+        if isinstance(node, dict):
+            if isinstance(node.get("levels"), dict):
+                node["levels"]["__items__"][0][1]["__tuple__"] = ["I"]
+            for v in node.values():
+                cut(v)
+        elif isinstance(node, list):
+            for v in node:
+                cut(v)
+
+    cut(doc)
+    with pytest.raises(SchemaError, match=r"beyond its 1 level\(s\)"):
+        CDPRClassifier.from_json(json.dumps(doc))
     assert (again.predict(X.assign(stage=X["stage"].astype(object))) == est.predict(X)).all()
     # an unknown level fails every interval on the feature, like a missing value
     odd = pd.DataFrame({"stage": ["V", None], "noise": [0.0, 0.0]})
@@ -208,8 +224,6 @@ def test_cli_declares_ordered_columns_of_a_csv(tmp_path, capsys):
 def test_encode_and_sweep_take_ordered_columns(tmp_path, capsys):
     """``satrules encode`` writes the levels into the layout (so ``decode`` prints them)
     and ``satrules sweep`` fits with them."""
-    import json
-
     from satrules.cli import main
 
     X, y = staged(60)

@@ -287,6 +287,16 @@ def _check_candidates(cands: Any, classes: Any) -> None:
             _fail(f"rules_.{attr} has {len(values)} entries for {n_rules} rules")
     if cands.covers.shape[0] != n_rules:
         _fail(f"rules_.covers has {cands.covers.shape[0]} rows for {n_rules} rules")
+    levels = getattr(cands, "levels", None) or {}
+    for f, lv in levels.items() if isinstance(levels, dict) else [(None, None)]:
+        if not isinstance(f, int) or not 0 <= f < lo.shape[1] or not isinstance(lv, tuple) \
+                or not lv:
+            _fail("rules_.levels must map feature indices to their (non-empty) levels")
+        bounds = np.concatenate([lo[:, f], hi[:, f]])
+        bounds = bounds[np.isfinite(bounds)]
+        if (bounds >= len(lv)).any():
+            _fail(f"rules_: ordered feature {f} has a bound at rank {int(bounds.max())}, "
+                  f"beyond its {len(lv)} level(s)")
     if classes is not None:
         labels = np.asarray(cands.labels)
         if len(labels) and (labels.min() < 0 or labels.max() >= len(classes)):
