@@ -29,6 +29,10 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   are all ISO 8601 dates such as ``2004-01-31``): threshold columns as for an ordinal
   feature, on the days since 1970-01-01, at observed days, printed as dates
   (``visit <= 2004-01-31``); at transform the values must be dates too;
+* **duration** feature (``timedelta64`` values, timedelta objects, or strings that are
+  all durations as pandas writes them, ``3 days 04:00:00``): threshold columns on the
+  number of days, at observed durations, printed as durations (``stay <= 3 days``,
+  ``wait > 06:00:00``); at transform the values must be durations too;
 * **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
   number): dropped with a warning and listed in ``dropped_features_``.
 
@@ -75,7 +79,15 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from satrules.rules import MISSING, Condition, date_days, level_key, level_ranks, missing_mask
+from satrules.rules import (
+    MISSING,
+    Condition,
+    date_days,
+    duration_days,
+    level_key,
+    level_ranks,
+    missing_mask,
+)
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
            "inspect_column", "duplicate_names", "category_columns", "ordered_levels",
@@ -185,7 +197,7 @@ def checkable_frame(X: Any) -> Any:
     if not _is_frame(X):
         return X
     plain = [c for c, dtype in zip(X.columns, X.dtypes, strict=True)
-             if getattr(dtype, "kind", None) == "M" or _is_category(dtype)]
+             if getattr(dtype, "kind", None) in ("M", "m") or _is_category(dtype)]
     return X.astype(dict.fromkeys(plain, object)) if plain else X
 
 
@@ -497,6 +509,10 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         days = date_days(values)
         if days is not None:
             return "date", days
+    if not categorical and values.dtype.kind in "mOU":
+        days = duration_days(values)
+        if days is not None:
+            return "duration", days
     numeric = None if categorical and values.dtype.kind not in "biuf" else \
         _as_numeric(values, name)
     if categorical or numeric is None:
@@ -559,7 +575,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         The meaning of each output column.
     feature_kinds_ : dict
         Input feature name -> ``"constant"``, ``"binary"``, ``"categorical"``,
-        ``"ordinal"``, ``"date"``, ``"ordered"`` (an ordered category) or ``"dropped"``.
+        ``"ordinal"``, ``"date"``, ``"duration"``, ``"ordered"`` (an ordered category)
+        or ``"dropped"``.
     dropped_features_ : dict
         Input feature name -> why it was dropped as ID-like (empty when none was).
     n_thresholds_, n_tree_thresholds_ : int
@@ -723,11 +740,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         n_distinct = len(distinct) + int(has_missing)
         if n_distinct <= 1:
             return "constant", None, False
-        if kind == "date":   # thresholds on observed days, even for two dates
+        if kind in ("date", "duration"):   # thresholds at observed values, even for two
             cuts = np.zeros(0) if len(distinct) <= 1 else \
                 _thresholds(numeric, self.n_thresholds_, y, self.thresholds, short=False,
                             n_tree=self.n_tree_thresholds_)
-            return "date", cuts, has_missing
+            return kind, cuts, has_missing
         if len(distinct) == 2 and not has_missing:
             return "binary", distinct[1].item(), False
         if len(distinct) <= 1:  # one number plus missing: the missing column alone
@@ -758,7 +775,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return [Condition(name, "==", v, f, "categorical") for v in values]
         # with missing values, "x <= t" and "x > t" are separate columns, both 0 on a
         # missing row, so both literals read as they are written (module notes)
-        unit = "date" if kind == "date" else ""
+        unit = kind if kind in ("date", "duration") else ""
         levels, values = values if kind == "ordered" else ((), values)
         conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing, unit=unit,
                            levels=levels) for t in values]
@@ -794,7 +811,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             if kind in ("constant", "dropped"):
                 continue
             col, miss = self._clean(col, name)
-            if kind in ("ordinal", "date", "ordered") and not with_missing and miss.any():
+            if kind in _THRESHOLD_KINDS and not with_missing and miss.any():
                 unexpected.append(name)
             if kind == "ordered":
                 odd = ~miss & np.isnan(level_ranks(col, values[0]))
@@ -819,14 +836,13 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _transform_feature(col, miss, kind, values, with_missing, name) -> np.ndarray:
-        if kind in ("ordinal", "date", "ordered"):
+        if kind in _THRESHOLD_KINDS:
             if kind == "ordered":   # a value that is not a level reads as missing
                 numeric = level_ranks(col, values[0])
                 miss, values = np.isnan(numeric), values[1]
             else:
                 numeric = np.full(len(col), np.nan)
-                numeric[~miss] = (date_values if kind == "date" else numeric_values)(
-                    col[~miss], name)
+                numeric[~miss] = _VALUES[kind](col[~miss], name)
             cuts = np.asarray(values, dtype=float)[None, :]
             with np.errstate(invalid="ignore"):   # NaN compares False: 0 in both directions
                 parts = [numeric[:, None] <= cuts]
@@ -974,6 +990,20 @@ def numeric_values(values: np.ndarray, name: str) -> np.ndarray:
     return numeric
 
 
+def duration_values(values: np.ndarray, name: str) -> np.ndarray:
+    """Return the non-missing ``values`` of a feature that held durations in fit as days,
+    or raise :class:`FeatureTypeError` naming the values that are not durations."""
+    days = duration_days(values)
+    if days is None:
+        bad = [str(v) for v in dict.fromkeys(values.tolist())
+               if duration_days(np.array([v], dtype=object)) is None][:6]
+        raise FeatureTypeError(
+            f"feature {name!r} held durations in fit but holds non-duration value(s) "
+            f"{bad[:5]}{' ...' if len(bad) > 5 else ''}; pass timedelta64 or timedelta values, "
+            "or strings such as '3 days 04:00:00' (or NaN / NaT for missing)")
+    return days
+
+
 def date_values(values: np.ndarray, name: str) -> np.ndarray:
     """Return the non-missing ``values`` of a feature that held dates in fit as days since
     1970-01-01, or raise :class:`FeatureTypeError` naming the values that are not dates."""
@@ -990,3 +1020,8 @@ def date_values(values: np.ndarray, name: str) -> np.ndarray:
             f"{' ...' if len(bad) > 5 else ''}; pass ISO 8601 dates (2004-01-31), datetime64 "
             "or datetime values (or NaN / NaT for missing)")
     return days
+
+
+#: the feature kinds binarized as threshold ladders, and how each reads its values
+_THRESHOLD_KINDS = ("ordinal", "date", "duration", "ordered")
+_VALUES = {"ordinal": numeric_values, "date": date_values, "duration": duration_values}

@@ -38,7 +38,7 @@ import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
 from satrules.binarize import shortest_decimal
-from satrules.rules import MISSING, format_day
+from satrules.rules import MISSING, format_day, format_duration
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
@@ -135,6 +135,8 @@ class MinedRule:
     dates: frozenset = frozenset()
     #: index of each ordered categorical feature (level ranks) -> its levels, lowest first
     levels: dict = field(default_factory=dict, hash=False)
+    #: indices of duration features (days), whose bounds print as durations
+    durations: frozenset = frozenset()
 
     @property
     def width(self) -> int:
@@ -149,7 +151,8 @@ class MinedRule:
                 return f"{column} is {'' if np.isinf(hi) else 'not '}missing"
             # an indicator is 0/1 and trees split it at 0.5: "x > t" means "= value"
             return f"{column} {'=' if np.isinf(hi) else '!='} {value}"
-        fmt = format_day if feature in self.dates else _fmt
+        fmt = format_day if feature in self.dates else \
+            format_duration if feature in self.durations else _fmt
         if feature in self.levels:   # bounds are whole ranks (see CDPRClassifier.fit)
             return self._level_text(name, self.levels[feature], lo, hi)
         if np.isinf(lo):
@@ -194,6 +197,8 @@ class Candidates:
         Feature index -> ``(column, value)`` for one-hot indicator columns.
     dates : iterable of int, optional
         Indices of date features (values are days since 1970-01-01), printed as dates.
+    durations : iterable of int, optional
+        Indices of duration features (values are days), printed as durations.
     levels : dict, optional
         Index of each ordered categorical feature (values are the ranks of its levels)
         -> its levels, lowest first; a bound prints as the level of its rank.
@@ -207,7 +212,7 @@ class Candidates:
     """
 
     def __init__(self, lo, hi, labels, covers, accuracy, feature_names, class_names,
-                 indicators=None, dates=(), levels=None):
+                 indicators=None, dates=(), levels=None, durations=()):
         self.lo = np.asarray(lo, dtype=np.float64)
         self.hi = np.asarray(hi, dtype=np.float64)
         self.labels = np.asarray(labels, dtype=np.intp)
@@ -217,6 +222,7 @@ class Candidates:
         self.class_names = tuple(class_names)
         self.indicators = dict(indicators or {})
         self.dates = tuple(sorted(int(f) for f in dates))
+        self.durations = tuple(sorted(int(f) for f in durations))
         self.levels = {int(f): tuple(lv) for f, lv in (levels or {}).items()}
         self.width = (np.isfinite(self.lo) | np.isfinite(self.hi)).sum(axis=1)
         self.support = np.asarray(self.covers.sum(axis=1)).ravel().astype(np.int64)
@@ -231,7 +237,8 @@ class Candidates:
         return MinedRule(conditions, int(self.labels[index]), self.feature_names,
                          self.class_names, self.indicators, float(self.accuracy[index]),
                          int(self.support[index]), frozenset(getattr(self, "dates", ())),
-                         dict(getattr(self, "levels", {})))
+                         dict(getattr(self, "levels", {})),
+                         frozenset(getattr(self, "durations", ())))
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -250,7 +257,7 @@ class Candidates:
         return Candidates(self.lo[index], self.hi[index], self.labels[index],
                           self.covers[index], self.accuracy[index], self.feature_names,
                           self.class_names, self.indicators, getattr(self, "dates", ()),
-                          getattr(self, "levels", None))
+                          getattr(self, "levels", None), getattr(self, "durations", ()))
 
     def filter(self, alpha: float = 0.0, delta: int | None = None) -> np.ndarray:
         """Return the indices of B_{α,δ}: accuracy ≥ ``alpha`` and width ≤ ``delta``.

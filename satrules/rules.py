@@ -56,6 +56,8 @@ _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 #: an ISO 8601 date, optionally with a time: 2004-01-31, 2004-01-31 13:45, 2004-01-31T13:45:10
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)?)?")
 _DAY_NS = 86_400 * 10**9
+#: a duration as pandas writes one: 3 days, 3 days 04:00:00, 0 days 00:30:00.5, -1 days +23:00:00
+_DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?")
 
 
 def date_days(values: np.ndarray) -> np.ndarray | None:
@@ -95,6 +97,56 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
     except (ValueError, TypeError, OverflowError):
         return None
     return stamps.dt.tz_localize(None).to_numpy("datetime64[ns]").astype(np.int64) / _DAY_NS
+
+
+def duration_days(values: np.ndarray) -> np.ndarray | None:
+    """Return non-missing duration ``values`` as days (float64), or None.
+
+    Durations are numpy ``timedelta64`` values, ``datetime.timedelta`` /
+    ``pandas.Timedelta`` objects, or strings as pandas writes them (``3 days``,
+    ``3 days 04:00:00``, ``0 days 00:30:00``: how a ``timedelta64`` column reaches a CSV
+    file).  None when any value is none of these.
+
+    Examples
+    --------
+    >>> duration_days(np.array(["1 days 12:00:00", "0 days 06:00:00"], dtype=object)).tolist()
+    [1.5, 0.25]
+    >>> duration_days(np.array(["3 days", "soon"], dtype=object)) is None
+    True
+    """
+    if len(values) == 0:
+        return np.zeros(0)
+    if values.dtype.kind == "m":
+        return values.astype("timedelta64[ns]").astype(np.int64) / _DAY_NS
+    if values.dtype.kind not in "OU":
+        return None
+    import pandas as pd
+
+    items = values.tolist()
+    if all(isinstance(v, str) for v in items):
+        if not all(_DURATION.fullmatch(v) for v in set(items)):
+            return None
+    elif not all(isinstance(v, datetime.timedelta | np.timedelta64) for v in items):
+        return None
+    try:
+        spans = pd.to_timedelta(pd.Series(items, dtype=object))
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return spans.to_numpy("timedelta64[ns]").astype(np.int64) / _DAY_NS
+
+
+def format_duration(days: float) -> str:
+    """A duration of ``days`` as pandas writes it, without a zero time or zero days.
+
+    >>> format_duration(3.0), format_duration(1.5), format_duration(0.25)
+    ('3 days', '1 days 12:00:00', '06:00:00')
+    """
+    import pandas as pd
+
+    text = str(pd.Timedelta(round(float(days) * _DAY_NS), unit="ns"))
+    if text.endswith(" 00:00:00"):
+        return text[:-9]
+    return text[7:] if text.startswith("0 days ") else text
 
 
 def format_day(days: float) -> str:
@@ -185,9 +237,11 @@ class Condition:
         The feature had missing values in training: this threshold column is 0
         on a missing value, so the *negated* literal holds there and reads
         ``(age > 40 or age is missing)``.
-    unit : {"", "date"}, default=""
+    unit : {"", "date", "duration"}, default=""
         ``"date"``: the feature holds dates and the threshold is a number of days since
-        1970-01-01, printed as a date (``visit <= 2004-01-31``).
+        1970-01-01, printed as a date (``visit <= 2004-01-31``).  ``"duration"``: the
+        feature holds durations and the threshold is a number of days, printed as a
+        duration (``stay <= 3 days``, ``wait > 06:00:00``).
     levels : tuple, default=()
         For an ordered category (a pandas ``category`` column with ``ordered=True``): its
         levels, lowest first (as :func:`level_key` stores them).  The threshold is then
@@ -220,8 +274,9 @@ class Condition:
     levels: tuple = ()
 
     def __post_init__(self) -> None:
-        if self.unit not in ("", "date"):
-            raise ValueError(f"Condition unit must be '' or 'date', got {self.unit!r}")
+        if self.unit not in ("", "date", "duration"):
+            raise ValueError(f"Condition unit must be '', 'date' or 'duration', got "
+                             f"{self.unit!r}")
         if self.levels:
             object.__setattr__(self, "levels", tuple(level_key(v) for v in self.levels))
             rank = _plain(self.value)
@@ -252,6 +307,8 @@ class Condition:
             return f"{self.feature} is {'not ' if negated else ''}missing"
         if self.unit == "date" and self.op != "==":
             shown = format_day(value)
+        elif self.unit == "duration" and self.op != "==":
+            shown = format_duration(value)
         elif self.levels:
             shown = str(self.levels[int(value)])
         elif isinstance(value, float) and value.is_integer():
@@ -282,12 +339,15 @@ class Condition:
             numeric = np.full(len(values), np.nan)
             if self.levels:
                 numeric = level_ranks(values, self.levels)
-            elif self.unit == "date":
-                days = date_days(values[~miss])
+            elif self.unit in ("date", "duration"):
+                days = (date_days if self.unit == "date" else duration_days)(values[~miss])
                 if days is None:
-                    raise ValueError(f"feature {self.feature!r} holds dates, but some values "
-                                     "are not dates (ISO 8601 strings such as 2004-01-31, "
-                                     "datetime64 or datetime objects)")
+                    raise ValueError(f"feature {self.feature!r} holds {self.unit}s, but some "
+                                     f"values are not {self.unit}s" + (
+                                         " (ISO 8601 strings such as 2004-01-31, datetime64 "
+                                         "or datetime objects)" if self.unit == "date" else
+                                         " (timedelta64, timedelta objects or strings such "
+                                         "as '3 days 04:00:00')"))
                 numeric[~miss] = days
             else:
                 numeric[~miss] = values[~miss].astype(np.float64)

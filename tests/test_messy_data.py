@@ -585,14 +585,6 @@ def test_binarizer_one_hot_encodes_category_columns():
 
 
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
-def test_timedelta_column_is_refused_by_name(est):
-    X = pd.DataFrame({"stay": pd.to_timedelta(np.arange(40) % 7, unit="D"),
-                      "x": np.arange(40) % 5})
-    with pytest.raises(FeatureTypeError, match="'stay'"):
-        est.fit(X, np.arange(40) % 2)
-
-
-@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
 @pytest.mark.parametrize("missing", [None, np.nan, pd.NA])
 def test_missing_labels_are_named_as_labels(est, missing):
     """A missing label is an error that says the labels hold it and where (scikit-learn's

@@ -19,7 +19,8 @@ from satrules.rules import MISSING
 
 __all__ = ["check_loaded"]
 
-_KINDS = ("constant", "binary", "categorical", "ordinal", "date", "ordered", "dropped")
+_KINDS = ("constant", "binary", "categorical", "ordinal", "date", "duration", "ordered",
+          "dropped")
 
 
 def _fail(message: str) -> None:
@@ -138,9 +139,10 @@ def _check_encoder(encoder: Any, est: Any) -> None:
         ["numeric" if c is None else "categorical" for c in cats]
     nullable = getattr(encoder, "nullable", None) or [False] * len(kinds)
     if not isinstance(kinds, list) or len(kinds) != len(names) or not all(
-            k in ("numeric", "date", "ordered", "categorical", "dropped") for k in kinds):
-        _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'ordered', "
-              "'categorical' or 'dropped'")
+            k in ("numeric", "date", "duration", "ordered", "categorical", "dropped")
+            for k in kinds):
+        _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'duration', "
+              "'ordered', 'categorical' or 'dropped'")
     levels = getattr(encoder, "levels", None) or [None] * len(kinds)
     if not isinstance(levels, list) or len(levels) != len(kinds) or any(
             (lv is not None) != (k == "ordered") or (lv is not None and (
@@ -155,7 +157,7 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     for name, values, kind, has_missing in zip(names, cats, kinds, nullable, strict=True):
         if kind == "dropped":
             continue
-        if kind in ("numeric", "date", "ordered"):
+        if kind in ("numeric", "date", "duration", "ordered"):
             columns.append(name)
             values = np.array([MISSING]) if has_missing else None
         for value in values.tolist() if values is not None else []:
@@ -202,7 +204,7 @@ def _check_binarizer(binarizer: Any) -> list | None:
                     and isinstance(values[0], tuple) and values[0]):
                 _fail(f"{where}: an ordered feature's values must be (levels, thresholds)")
             levels, values = values
-        if kind in ("ordinal", "date", "ordered"):
+        if kind in ("ordinal", "date", "duration", "ordered"):
             thresholds = np.asarray(values, dtype=float) if isinstance(values, np.ndarray) \
                 else None
             if thresholds is None or thresholds.ndim != 1:

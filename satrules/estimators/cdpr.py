@@ -30,6 +30,7 @@ from satrules.binarize import (
     category_columns,
     checkable_frame,
     date_values,
+    duration_values,
     inspect_column,
     numeric_values,
     ordered_levels,
@@ -45,7 +46,8 @@ __all__ = ["CDPRClassifier"]
 
 _METHODS = ("gra", "gdy", "local", "exact")
 #: encoder column kinds kept as one number per row (ordered: the rank of the level)
-_NUMERIC_KINDS = ("numeric", "date", "ordered")
+_NUMERIC_KINDS = ("numeric", "date", "duration", "ordered")
+_VALUES = {"numeric": numeric_values, "date": date_values, "duration": duration_values}
 _RESOLVE = ("accuracy", "coverage", "vote")
 
 
@@ -106,12 +108,13 @@ class _ColumnEncoder:
                 self.feature_names.append(f"{self.names[j]}={value}")
         return self
 
-    def date_features(self) -> list[int]:
-        """Indices, among ``feature_names``, of the columns that hold dates (as days)."""
+    def features_of(self, kind: str) -> list[int]:
+        """Indices, among ``feature_names``, of the columns of ``kind`` (``"date"``: dates
+        as days since 1970-01-01, ``"duration"``: durations as days)."""
         kinds = getattr(self, "kinds", None) or []
-        return [self.feature_names.index(name) for name, kind in zip(self.names, kinds,
-                                                                     strict=False)
-                if kind == "date"]
+        return [self.feature_names.index(name) for name, k in zip(self.names, kinds,
+                                                                  strict=False)
+                if k == kind]
 
     def ordered_features(self) -> dict[int, tuple]:
         """Index, among ``feature_names``, of each ordered category -> its levels."""
@@ -145,8 +148,7 @@ class _ColumnEncoder:
                                      "reads them as missing values")
             elif kind in _NUMERIC_KINDS:
                 values = np.full(len(column), np.nan)
-                values[~miss] = (date_values if kind == "date" else numeric_values)(
-                    column[~miss], self.names[j])
+                values[~miss] = _VALUES[kind](column[~miss], self.names[j])
             if kind in _NUMERIC_KINDS:
                 blocks.append(values[:, None])
                 if nullable[j]:
@@ -378,8 +380,16 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
                            feature_names=self.encoder_.feature_names,
                            indicators=self.encoder_.indicators)
         cands.class_names = tuple(self.classes_.tolist())
-        cands.dates = tuple(self.encoder_.date_features())
+        cands.dates = tuple(self.encoder_.features_of("date"))
+        cands.durations = tuple(self.encoder_.features_of("duration"))
         cands.levels = self.encoder_.ordered_features()
+        for f in cands.durations:   # bounds moved down to an observed duration split alike
+            observed = np.unique(encoded[:, f][~np.isnan(encoded[:, f])])
+            for bounds in (cands.lo, cands.hi):
+                finite = np.flatnonzero(np.isfinite(bounds[:, f]))
+                below = np.searchsorted(observed, bounds[finite, f], side="right") - 1
+                keep = below >= 0   # a bound below every duration (missing values) stays
+                bounds[finite[keep], f] = observed[below[keep]]
         for f in (*cands.dates, *cands.levels):   # whole days, level ranks: bounds moved
             values = encoded[:, f][~np.isnan(encoded[:, f])]   # down to a value split alike
             if np.array_equal(values, np.round(values)):
