@@ -60,6 +60,24 @@ _DAY_NS = 86_400 * 10**9
 _DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?")
 
 
+def _temporal(values: np.ndarray, kind: str, text: re.Pattern, types: Any) -> tuple:
+    """``(days, None)`` when ``values`` settle the question alone (none: zero days; numpy
+    dtype ``kind``: its days; anything else that is neither all strings matching
+    ``text`` nor all objects of ``types``: None), else ``(None, values as a list)`` for
+    pandas to parse."""
+    if len(values) == 0:   # nothing to contradict (a test split of missing values)
+        return np.zeros(0), None
+    if values.dtype.kind == kind:
+        unit = "datetime64[ns]" if kind == "M" else "timedelta64[ns]"
+        return values.astype(unit).astype(np.int64) / _DAY_NS, None
+    if values.dtype.kind not in "OU":
+        return None, None
+    items = values.tolist()
+    if all(isinstance(v, str) for v in items):
+        return (None, items) if all(text.fullmatch(v) for v in set(items)) else (None, None)
+    return (None, items) if all(isinstance(v, types) for v in items) else (None, None)
+
+
 def date_days(values: np.ndarray) -> np.ndarray | None:
     """Return non-missing date ``values`` as days since 1970-01-01 (float64), or None.
 
@@ -75,23 +93,12 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
     >>> date_days(np.array(["1970-01-02", "soon"], dtype=object)) is None
     True
     """
-    if len(values) == 0:   # nothing to contradict a date (a test split of missing dates)
-        return np.zeros(0)
-    if values.dtype.kind == "M":
-        return values.astype("datetime64[ns]").astype(np.int64) / _DAY_NS
-    if values.dtype.kind not in "OU":
-        return None
+    days, items = _temporal(values, "M", _ISO_DATE, datetime.date | np.datetime64)
+    if items is None:
+        return days
     import pandas as pd
 
-    items = values.tolist()
-    if all(isinstance(v, str) for v in items):
-        if not all(_ISO_DATE.fullmatch(v) for v in set(items)):
-            return None
-        options = {"format": "ISO8601"}
-    elif all(isinstance(v, datetime.date | np.datetime64) for v in items):
-        options = {}
-    else:
-        return None
+    options = {"format": "ISO8601"} if isinstance(items[0], str) else {}
     try:
         stamps = pd.to_datetime(pd.Series(items, dtype=object), utc=True, **options)
     except (ValueError, TypeError, OverflowError):
@@ -114,20 +121,11 @@ def duration_days(values: np.ndarray) -> np.ndarray | None:
     >>> duration_days(np.array(["3 days", "soon"], dtype=object)) is None
     True
     """
-    if len(values) == 0:
-        return np.zeros(0)
-    if values.dtype.kind == "m":
-        return values.astype("timedelta64[ns]").astype(np.int64) / _DAY_NS
-    if values.dtype.kind not in "OU":
-        return None
+    days, items = _temporal(values, "m", _DURATION, datetime.timedelta | np.timedelta64)
+    if items is None:
+        return days
     import pandas as pd
 
-    items = values.tolist()
-    if all(isinstance(v, str) for v in items):
-        if not all(_DURATION.fullmatch(v) for v in set(items)):
-            return None
-    elif not all(isinstance(v, datetime.timedelta | np.timedelta64) for v in items):
-        return None
     try:
         spans = pd.to_timedelta(pd.Series(items, dtype=object))
     except (ValueError, TypeError, OverflowError):
