@@ -695,11 +695,13 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self.dropped_features_: dict[str, str] = {}
         for f, (col, name) in enumerate(zip(cols, names, strict=True)):
             col, miss = self._clean(col, name)
-            fit_feature = self._fit_feature if f not in ordered else \
-                lambda *args, levels=ordered[f]: self._fit_ordered(levels, *args)
-            kind, values, with_missing = fit_feature(
-                col[~miss], miss.any(), name, f in forced,
-                None if labels is None else labels[~miss])
+            y_known = None if labels is None else labels[~miss]
+            if f in ordered:
+                kind, values, with_missing = self._fit_ordered(
+                    ordered[f], col[~miss], miss.any(), y_known)
+            else:
+                kind, values, with_missing = self._fit_feature(
+                    col[~miss], miss.any(), name, f in forced, y_known)
             if kind == "dropped":
                 self.dropped_features_[name] = values
                 values = None
@@ -752,8 +754,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         return "ordinal", _thresholds(numeric, self.n_thresholds_, y, self.thresholds,
                                       n_tree=self.n_tree_thresholds_), has_missing
 
-    def _fit_ordered(self, levels: tuple, vals: np.ndarray, has_missing: bool, name: str,
-                     categorical: bool, y: np.ndarray | None = None) -> tuple[str, Any, bool]:
+    def _fit_ordered(self, levels: tuple, vals: np.ndarray, has_missing: bool,
+                     y: np.ndarray | None = None) -> tuple[str, Any, bool]:
         """An ordered category: thresholds on the ranks of its levels, at observed levels."""
         ranks = level_ranks(vals, levels)
         distinct = np.unique(ranks)
@@ -813,11 +815,14 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             col, miss = self._clean(col, name)
             if kind in _THRESHOLD_KINDS and not with_missing and miss.any():
                 unexpected.append(name)
-            if kind == "ordered":
-                odd = ~miss & np.isnan(level_ranks(col, values[0]))
+            ranks = None
+            if kind == "ordered":   # ranks once: for the warning and for the columns
+                ranks = level_ranks(col, values[0])
+                odd = ~miss & np.isnan(ranks)
                 if odd.any():
                     unknown[name] = list(dict.fromkeys(map(str, col[odd])))[:5]
-            block = self._transform_feature(col, miss, kind, values, with_missing, name)
+            block = self._transform_feature(col, miss, kind, values, with_missing, name,
+                                            ranks)
             out[:, start:start + block.shape[1]] = block
             start += block.shape[1]
         if unexpected:
@@ -835,10 +840,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         return out
 
     @staticmethod
-    def _transform_feature(col, miss, kind, values, with_missing, name) -> np.ndarray:
+    def _transform_feature(col, miss, kind, values, with_missing, name,
+                           ranks=None) -> np.ndarray:
         if kind in _THRESHOLD_KINDS:
-            if kind == "ordered":   # a value that is not a level reads as missing
-                numeric = level_ranks(col, values[0])
+            if kind == "ordered":   # ranks: level_ranks; a value that is not a level
+                numeric = ranks    # reads as missing
                 miss, values = np.isnan(numeric), values[1]
             else:
                 numeric = np.full(len(col), np.nan)

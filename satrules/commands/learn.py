@@ -220,7 +220,7 @@ def declare_ordered(X, specs: Sequence[str]):
     """
     import pandas as pd
 
-    from satrules.rules import level_key, missing_mask
+    from satrules.rules import level_ranks, missing_mask
 
     X = X.copy()
     for spec in specs:
@@ -235,15 +235,13 @@ def declare_ordered(X, specs: Sequence[str]):
             raise ValueError(f"--ordered {spec!r}: no column {name!r}; columns are: "
                              f"{', '.join(map(str, X.columns))}")
         values = X[name].to_numpy(dtype=object)
-        miss = missing_mask(values)
-        keys = np.array([None if m else level_key(v) for v, m in zip(values, miss,
-                                                                   strict=True)], dtype=object)
-        odd = list(dict.fromkeys(k for k, m in zip(keys, miss, strict=True)
-                                 if not m and k not in set(levels)))
+        ranks = level_ranks(values, levels)   # NaN: missing, or not a level
+        odd = list(dict.fromkeys(map(str, values[np.isnan(ranks) & ~missing_mask(values)])))
         if odd:
             raise ValueError(f"--ordered {spec!r}: column {name!r} holds value(s) that are "
                              f"not among the levels: {odd[:5]}{' ...' if len(odd) > 5 else ''}")
-        X[name] = pd.Categorical(keys, categories=levels, ordered=True)
+        codes = np.where(np.isnan(ranks), -1, ranks).astype(int)
+        X[name] = pd.Categorical.from_codes(codes, categories=levels, ordered=True)
     return X
 
 
