@@ -33,6 +33,12 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   all durations as pandas writes them, ``3 days 04:00:00``): threshold columns on the
   number of days, at observed durations, printed as durations (``stay <= 3 days``,
   ``wait > 06:00:00``); at transform the values must be durations too;
+* **quantity** feature (strings that are all numbers written alike with a currency sign,
+  a unit or thousands separators: ``$1,250.50``, ``13.5%``, ``36 months``; see
+  :func:`satrules.rules.quantity_unit`): threshold columns as for an ordinal feature, on
+  the numbers, printed in the column's own writing (``income > $52,500``, ``rate <=
+  13.5%``); at transform the values must be written the same way (a plain number is an
+  error: ``0.135`` for ``13.5%`` would be misread);
 * **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
   number): dropped with a warning and listed in ``dropped_features_``.
 
@@ -84,9 +90,12 @@ from satrules.rules import (
     Condition,
     date_days,
     duration_days,
+    format_quantity,
     level_key,
     level_ranks,
     missing_mask,
+    quantity_numbers,
+    quantity_unit,
 )
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
@@ -480,8 +489,8 @@ _ID_NAME = re.compile(r"(^|[_\s.])[iI][dD]$|^[iI][dD]([_\s.]|$)|[a-z]I[dD]$"
 
 def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
                    categorical: bool = False) -> tuple[str, Any]:
-    """Classify one column: ``("numeric", floats)``, ``("date", days)``, ``("categorical",
-    None)`` or ``("id", why)``.
+    """Classify one column: ``("numeric", floats)``, ``("date", days)``, ``("duration",
+    days)``, ``("quantity", (unit, floats))``, ``("categorical", None)`` or ``("id", why)``.
 
     A **date** column holds only dates (``datetime64``, date or datetime objects, or ISO
     8601 strings such as ``2004-01-31``; see :func:`satrules.rules.date_days`); its values
@@ -513,6 +522,10 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         days = duration_days(values)
         if days is not None:
             return "duration", days
+    if not categorical and values.dtype.kind in "OU":
+        quantity = quantity_unit(values)
+        if quantity is not None:
+            return "quantity", quantity
     numeric = None if categorical and values.dtype.kind not in "biuf" else \
         _as_numeric(values, name)
     if categorical or numeric is None:
@@ -575,8 +588,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         The meaning of each output column.
     feature_kinds_ : dict
         Input feature name -> ``"constant"``, ``"binary"``, ``"categorical"``,
-        ``"ordinal"``, ``"date"``, ``"duration"``, ``"ordered"`` (an ordered category)
-        or ``"dropped"``.
+        ``"ordinal"``, ``"date"``, ``"duration"``, ``"quantity"`` (numbers written with a
+        unit, ``13.5%``), ``"ordered"`` (an ordered category) or ``"dropped"``.
     dropped_features_ : dict
         Input feature name -> why it was dropped as ID-like (empty when none was).
     n_thresholds_, n_tree_thresholds_ : int
@@ -728,6 +741,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                                        categorical=categorical)
         if kind == "id":
             return "dropped", numeric, False
+        unit = None
+        if kind == "quantity":   # numbers written with a unit: thresholds printed in it
+            unit, numeric = numeric
         if kind == "categorical":
             cats = sorted(set(vals.tolist()), key=lambda v: (str(type(v)), v))
             if has_missing:
@@ -747,6 +763,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 _thresholds(numeric, self.n_thresholds_, y, self.thresholds, short=False,
                             n_tree=self.n_tree_thresholds_)
             return kind, cuts, has_missing
+        if kind == "quantity":   # a threshold even for two values: it prints in the unit
+            cuts = np.zeros(0) if len(distinct) <= 1 else \
+                _thresholds(numeric, self.n_thresholds_, y, self.thresholds,
+                            n_tree=self.n_tree_thresholds_)
+            return kind, (unit, cuts), has_missing or len(distinct) <= 1
         if len(distinct) == 2 and not has_missing:
             return "binary", distinct[1].item(), False
         if len(distinct) <= 1:  # one number plus missing: the missing column alone
@@ -778,6 +799,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         # with missing values, "x <= t" and "x > t" are separate columns, both 0 on a
         # missing row, so both literals read as they are written (module notes)
         unit = kind if kind in ("date", "duration") else ""
+        if kind == "quantity":
+            unit, values = values
         levels, values = values if kind == "ordered" else ((), values)
         conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing, unit=unit,
                            levels=levels) for t in values]
@@ -848,7 +871,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 miss, values = np.isnan(numeric), values[1]
             else:
                 numeric = np.full(len(col), np.nan)
-                numeric[~miss] = _VALUES[kind](col[~miss], name)
+                if kind == "quantity":
+                    unit, values = values
+                    numeric[~miss] = quantity_values(col[~miss], name, unit)
+                else:
+                    numeric[~miss] = _VALUES[kind](col[~miss], name)
             cuts = np.asarray(values, dtype=float)[None, :]
             with np.errstate(invalid="ignore"):   # NaN compares False: 0 in both directions
                 parts = [numeric[:, None] <= cuts]
@@ -1028,6 +1055,23 @@ def date_values(values: np.ndarray, name: str) -> np.ndarray:
     return days
 
 
+def quantity_values(values: np.ndarray, name: str, unit: str) -> np.ndarray:
+    """Return the non-missing ``values`` of a feature that held numbers written as
+    ``unit`` in fit (:func:`satrules.rules.quantity_unit`) as floats, or raise
+    :class:`FeatureTypeError` naming the values written otherwise."""
+    numbers = quantity_numbers(values, unit)
+    if numbers is None:
+        bad = [str(v) for v in dict.fromkeys(values.tolist())
+               if quantity_numbers(np.array([v], dtype=object), unit) is None][:6]
+        example = format_quantity("12", unit)
+        raise FeatureTypeError(
+            f"feature {name!r} held numbers written as {example!r} in fit but holds "
+            f"value(s) written otherwise: {bad[:5]}{' ...' if len(bad) > 5 else ''}; write "
+            f"them as in fit (a plain number is not read: its unit is unknown), or NaN for "
+            "missing")
+    return numbers
+
+
 #: the feature kinds binarized as threshold ladders, and how each reads its values
-_THRESHOLD_KINDS = ("ordinal", "date", "duration", "ordered")
+_THRESHOLD_KINDS = ("ordinal", "date", "duration", "quantity", "ordered")
 _VALUES = {"ordinal": numeric_values, "date": date_values, "duration": duration_values}

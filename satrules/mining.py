@@ -38,7 +38,7 @@ import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
 from satrules.binarize import shortest_decimal
-from satrules.rules import MISSING, format_day, format_duration
+from satrules.rules import MISSING, format_day, format_duration, format_quantity
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
@@ -137,6 +137,9 @@ class MinedRule:
     levels: dict = field(default_factory=dict, hash=False)
     #: indices of duration features (days), whose bounds print as durations
     durations: frozenset = frozenset()
+    #: index of each quantity feature (numbers written with a unit, ``13.5%``) -> the
+    #: unit's text with ``{}`` for the number, in which its bounds print
+    units: dict = field(default_factory=dict, hash=False)
 
     @property
     def width(self) -> int:
@@ -153,6 +156,9 @@ class MinedRule:
             return f"{column} {'=' if np.isinf(hi) else '!='} {value}"
         fmt = format_day if feature in self.dates else \
             format_duration if feature in self.durations else _fmt
+        if feature in self.units:
+            def fmt(value, unit=self.units[feature]):
+                return format_quantity(_fmt(value), unit)
         if feature in self.levels:   # bounds are whole ranks (see CDPRClassifier.fit)
             return self._level_text(name, self.levels[feature], lo, hi)
         if np.isinf(lo):
@@ -199,6 +205,9 @@ class Candidates:
         Indices of date features (values are days since 1970-01-01), printed as dates.
     durations : iterable of int, optional
         Indices of duration features (values are days), printed as durations.
+    units : dict, optional
+        Index of each quantity feature (numbers written with a unit) -> the unit's text
+        with ``{}`` for the number (``"{}%"``); its bounds print in it.
     levels : dict, optional
         Index of each ordered categorical feature (values are the ranks of its levels)
         -> its levels, lowest first; a bound prints as the level of its rank.
@@ -212,7 +221,7 @@ class Candidates:
     """
 
     def __init__(self, lo, hi, labels, covers, accuracy, feature_names, class_names,
-                 indicators=None, dates=(), levels=None, durations=()):
+                 indicators=None, dates=(), levels=None, durations=(), units=None):
         self.lo = np.asarray(lo, dtype=np.float64)
         self.hi = np.asarray(hi, dtype=np.float64)
         self.labels = np.asarray(labels, dtype=np.intp)
@@ -224,6 +233,7 @@ class Candidates:
         self.dates = tuple(sorted(int(f) for f in dates))
         self.durations = tuple(sorted(int(f) for f in durations))
         self.levels = {int(f): tuple(lv) for f, lv in (levels or {}).items()}
+        self.units = {int(f): str(unit) for f, unit in (units or {}).items()}
         self.width = (np.isfinite(self.lo) | np.isfinite(self.hi)).sum(axis=1)
         self.support = np.asarray(self.covers.sum(axis=1)).ravel().astype(np.int64)
 
@@ -238,7 +248,8 @@ class Candidates:
                          self.class_names, self.indicators, float(self.accuracy[index]),
                          int(self.support[index]), frozenset(getattr(self, "dates", ())),
                          dict(getattr(self, "levels", {})),
-                         frozenset(getattr(self, "durations", ())))
+                         frozenset(getattr(self, "durations", ())),
+                         dict(getattr(self, "units", {})))
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -257,7 +268,8 @@ class Candidates:
         return Candidates(self.lo[index], self.hi[index], self.labels[index],
                           self.covers[index], self.accuracy[index], self.feature_names,
                           self.class_names, self.indicators, getattr(self, "dates", ()),
-                          getattr(self, "levels", None), getattr(self, "durations", ()))
+                          getattr(self, "levels", None), getattr(self, "durations", ()),
+                          getattr(self, "units", None))
 
     def filter(self, alpha: float = 0.0, delta: int | None = None) -> np.ndarray:
         """Return the indices of B_{α,δ}: accuracy ≥ ``alpha`` and width ≤ ``delta``.

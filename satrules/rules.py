@@ -39,6 +39,7 @@ from __future__ import annotations
 import datetime
 import numbers
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +59,11 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)
 _DAY_NS = 86_400 * 10**9
 #: a duration as pandas writes one: 3 days, 3 days 04:00:00, 0 days 00:30:00.5, -1 days +23:00:00
 _DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?")
+#: a number written with a currency sign, a unit or thousands separators ($1,250.50, 13.5%,
+#: 36 months): (text before, the number, text after), the texts without digits
+_QUANTITY = re.compile(r"(\D*?)([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)(\D*)")
+#: the longest unit text after a quantity's number (``36 months``, ``120 mg/dl``)
+_QUANTITY_SUFFIX = 20
 
 
 def _temporal(values: np.ndarray, kind: str, text: re.Pattern, types: Any) -> tuple:
@@ -145,6 +151,121 @@ def format_duration(days: float) -> str:
     if text.endswith(" 00:00:00"):
         return text[:-9]
     return text[7:] if text.startswith("0 days ") else text
+
+
+def _quantity_parts(text: str) -> tuple[str, str, str] | None:
+    """``(text before, number, text after)`` of a quantity string, the texts stripped of
+    spaces, or None.  Before the number only currency signs may stand (``$``, ``€ ``: a
+    word there names a code, ``Zone 3``, not an amount); after it any short text without
+    digits (``%``, ``months``, ``mg/dl``)."""
+    match = _QUANTITY.fullmatch(text.strip())
+    if match is None:
+        return None
+    before, number, after = match.group(1).strip(), match.group(2), match.group(3).strip()
+    if any(unicodedata.category(c) != "Sc" for c in before) or len(after) > _QUANTITY_SUFFIX \
+            or "{" in before + after or "}" in before + after:
+        return None
+    return before, number, after
+
+
+def quantity_unit(values: np.ndarray) -> tuple[str, np.ndarray] | None:
+    """Return ``(unit, numbers)`` when the non-missing ``values`` are all numbers written
+    alike with a currency sign, a unit or thousands separators, else None.
+
+    ``unit`` is the text around the number with ``{}`` in its place (``{:,}`` when the
+    numbers are written with thousands separators): ``"${:,}"`` for ``$1,250.50``,
+    ``"{}%"`` for ``13.5%``, ``"{} months"`` for ``36 months``.  Every value must carry the
+    same text before and after its number (spaces aside).  Plain numbers, written alike
+    or not, are not quantities (None): :func:`numeric_values` reads them.
+
+    Examples
+    --------
+    >>> unit, numbers = quantity_unit(np.array(["$1,250.50", "$980", "$12,000"], dtype=object))
+    >>> unit, numbers.tolist()
+    ('${:,}', [1250.5, 980.0, 12000.0])
+    >>> quantity_unit(np.array(["13.5%", "7%"], dtype=object))[0]
+    '{}%'
+    >>> quantity_unit(np.array(["13.5%", "7 percent"], dtype=object)) is None
+    True
+    """
+    if len(values) == 0 or values.dtype.kind not in "OU":
+        return None
+    try:
+        distinct = set(values.tolist())
+    except TypeError:   # unhashable values (lists): not quantities
+        return None
+    if not all(isinstance(v, str) for v in distinct):
+        return None
+    parts = {}
+    for v in distinct:   # most string columns fail on their first values
+        parts[v] = _quantity_parts(v)
+        if parts[v] is None:
+            return None
+    affixes = {(p[0], p[2]) for p in parts.values()}
+    grouped = any("," in p[1] for p in parts.values())
+    if len(affixes) != 1:
+        return None
+    before, after = affixes.pop()
+    if not (before or after or grouped):
+        return None
+    space = " " if after and after[0].isalnum() else ""
+    unit = f"{before}{'{:,}' if grouped else '{}'}{space}{after}"
+    number = {v: float(p[1].replace(",", "")) for v, p in parts.items()}
+    return unit, np.array([number[v] for v in values.tolist()], dtype=np.float64)
+
+
+def is_quantity_unit(unit: str) -> bool:
+    """Whether ``unit`` is a quantity's text, as :func:`quantity_unit` writes it."""
+    mark = "{:,}" if "{:,}" in unit else "{}"
+    rest = unit.replace(mark, "", 1)
+    return mark in unit and "{" not in rest and "}" not in rest and \
+        not any(c.isdigit() for c in rest)
+
+
+def quantity_numbers(values: np.ndarray, unit: str) -> np.ndarray | None:
+    """Return the non-missing ``values`` of a quantity feature as numbers, or None.
+
+    Every value must be a string written with ``unit``'s text (spaces and thousands
+    separators aside); None when one is not.  A plain number is not read: ``0.135`` for
+    a feature written ``13.5%`` would be misread, so it is for the caller to refuse.
+
+    >>> quantity_numbers(np.array(["$1,250", "$980", "$ 5"], dtype=object), "${:,}").tolist()
+    [1250.0, 980.0, 5.0]
+    >>> quantity_numbers(np.array(["12%", "12 kg"], dtype=object), "{}%") is None
+    True
+    """
+    if len(values) == 0:   # nothing to contradict (a test split of missing values)
+        return np.zeros(0)
+    if values.dtype.kind not in "OU":
+        return None
+    mark = "{:,}" if "{:,}" in unit else "{}"
+    before, _, after = unit.partition(mark)
+    parsed = {}
+    try:
+        distinct = set(values.tolist())
+    except TypeError:   # unhashable values (lists): not quantities
+        return None
+    for v in distinct:
+        parts = _quantity_parts(v) if isinstance(v, str) else None
+        if parts is None or (parts[0], parts[2]) != (before.strip(), after.strip()) \
+                or ("," in parts[1] and mark == "{}"):
+            return None
+        parsed[v] = float(parts[1].replace(",", ""))
+    return np.array([parsed[v] for v in values.tolist()], dtype=np.float64)
+
+
+def format_quantity(number: str, unit: str) -> str:
+    """The text of ``number`` (as :meth:`Condition.describe` writes numbers) in ``unit``.
+
+    >>> format_quantity("12500", "${:,}"), format_quantity("13.5", "{}%")
+    ('$12,500', '13.5%')
+    """
+    if "{:,}" in unit:
+        match = re.fullmatch(r"(-?)(\d+)(\.\d+)?", number)
+        if match:
+            number = f"{match.group(1)}{int(match.group(2)):,}{match.group(3) or ''}"
+        return unit.replace("{:,}", number, 1)
+    return unit.replace("{}", number, 1)
 
 
 def format_day(days: float) -> str:
@@ -235,11 +356,14 @@ class Condition:
         The feature had missing values in training: this threshold column is 0
         on a missing value, so the *negated* literal holds there and reads
         ``(age > 40 or age is missing)``.
-    unit : {"", "date", "duration"}, default=""
+    unit : str, default=""
         ``"date"``: the feature holds dates and the threshold is a number of days since
         1970-01-01, printed as a date (``visit <= 2004-01-31``).  ``"duration"``: the
         feature holds durations and the threshold is a number of days, printed as a
-        duration (``stay <= 3 days``, ``wait > 06:00:00``).
+        duration (``stay <= 3 days``, ``wait > 06:00:00``).  A text with ``{}`` (or
+        ``{:,}``, for thousands separators) in it: the feature holds numbers written with
+        that text, as :func:`quantity_unit` found them (``"${:,}"``, ``"{}%"``,
+        ``"{} months"``), and the threshold prints the same way (``income > $52,500``).
     levels : tuple, default=()
         For an ordered category (a pandas ``category`` column with ``ordered=True``): its
         levels, lowest first (as :func:`level_key` stores them).  The threshold is then
@@ -260,6 +384,8 @@ class Condition:
     'visit > 2004-01-01'
     >>> Condition("stage", "<=", 1.0, group=0, levels=("I", "II", "III")).describe()
     'stage <= II'
+    >>> Condition("rate", "<=", 13.5, group=0, unit="{}%").describe(negated=True)
+    'rate > 13.5%'
     """
 
     feature: str
@@ -272,9 +398,9 @@ class Condition:
     levels: tuple = ()
 
     def __post_init__(self) -> None:
-        if self.unit not in ("", "date", "duration"):
-            raise ValueError(f"Condition unit must be '', 'date' or 'duration', got "
-                             f"{self.unit!r}")
+        if self.unit not in ("", "date", "duration") and not is_quantity_unit(self.unit):
+            raise ValueError(f"Condition unit must be '', 'date', 'duration' or a text "
+                             f"with '{{}}' for the number, got {self.unit!r}")
         if self.levels:
             object.__setattr__(self, "levels", tuple(level_key(v) for v in self.levels))
             rank = _plain(self.value)
@@ -313,6 +439,8 @@ class Condition:
             shown = str(int(value)) if abs(value) < 1e15 else repr(value)
         else:
             shown = str(value)
+        if self.unit not in ("", "date", "duration") and self.op != "==":
+            shown = format_quantity(shown, self.unit)
         text = f"{self.feature} {_SHOWN_OP[op]} {shown}"
         if negated and self.nullable and self.op != "==" and not missing_settled:
             return f"({text} or {self.feature} is missing)"
@@ -347,6 +475,12 @@ class Condition:
                                          " (timedelta64, timedelta objects or strings such "
                                          "as '3 days 04:00:00')"))
                 numeric[~miss] = days
+            elif self.unit:   # a quantity: numbers written with the unit's text
+                known = quantity_numbers(values[~miss], self.unit)
+                if known is None:
+                    raise ValueError(f"feature {self.feature!r} holds numbers written as "
+                                     f"{self.unit!r}, but some values are not written so")
+                numeric[~miss] = known
             else:
                 numeric[~miss] = values[~miss].astype(np.float64)
             with np.errstate(invalid="ignore"):

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from satrules.rules import MISSING
+from satrules.rules import MISSING, is_quantity_unit
 
 __all__ = ["check_loaded"]
 
-_KINDS = ("constant", "binary", "categorical", "ordinal", "date", "duration", "ordered",
-          "dropped")
+_KINDS = ("constant", "binary", "categorical", "ordinal", "date", "duration", "quantity",
+          "ordered", "dropped")
 
 
 def _fail(message: str) -> None:
@@ -139,10 +139,17 @@ def _check_encoder(encoder: Any, est: Any) -> None:
         ["numeric" if c is None else "categorical" for c in cats]
     nullable = getattr(encoder, "nullable", None) or [False] * len(kinds)
     if not isinstance(kinds, list) or len(kinds) != len(names) or not all(
-            k in ("numeric", "date", "duration", "ordered", "categorical", "dropped")
-            for k in kinds):
+            k in ("numeric", "date", "duration", "quantity", "ordered", "categorical",
+                  "dropped") for k in kinds):
         _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'duration', "
-              "'ordered', 'categorical' or 'dropped'")
+              "'quantity', 'ordered', 'categorical' or 'dropped'")
+    units = getattr(encoder, "units", None) or [None] * len(kinds)
+    if not isinstance(units, list) or len(units) != len(kinds) or any(
+            (unit is not None) != (k == "quantity") or (unit is not None and (
+                not isinstance(unit, str) or not is_quantity_unit(unit)))
+            for unit, k in zip(units, kinds, strict=True)):
+        _fail("encoder_.units must hold the unit (a text with '{}' for the number) of each "
+              "quantity feature and None for every other")
     levels = getattr(encoder, "levels", None) or [None] * len(kinds)
     if not isinstance(levels, list) or len(levels) != len(kinds) or any(
             (lv is not None) != (k == "ordered") or (lv is not None and (
@@ -157,7 +164,7 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     for name, values, kind, has_missing in zip(names, cats, kinds, nullable, strict=True):
         if kind == "dropped":
             continue
-        if kind in ("numeric", "date", "duration", "ordered"):
+        if kind in ("numeric", "date", "duration", "quantity", "ordered"):
             columns.append(name)
             values = np.array([MISSING]) if has_missing else None
         for value in values.tolist() if values is not None else []:
@@ -204,7 +211,13 @@ def _check_binarizer(binarizer: Any) -> list | None:
                     and isinstance(values[0], tuple) and values[0]):
                 _fail(f"{where}: an ordered feature's values must be (levels, thresholds)")
             levels, values = values
-        if kind in ("ordinal", "date", "duration", "ordered"):
+        if kind == "quantity":   # (the unit's text, thresholds)
+            if not (isinstance(values, tuple) and len(values) == 2
+                    and isinstance(values[0], str) and is_quantity_unit(values[0])):
+                _fail(f"{where}: a quantity feature's values must be (unit, thresholds), the "
+                      "unit a text with '{}' for the number")
+            unit, values = values
+        if kind in ("ordinal", "date", "duration", "quantity", "ordered"):
             thresholds = np.asarray(values, dtype=float) if isinstance(values, np.ndarray) \
                 else None
             if thresholds is None or thresholds.ndim != 1:
@@ -221,6 +234,8 @@ def _check_binarizer(binarizer: Any) -> list | None:
                       f"{thresholds.tolist()}")
             if kind == "ordered":
                 values = (levels, values)
+            if kind == "quantity":
+                values = (unit, values)
         elif kind == "categorical" and not isinstance(values, list):
             _fail(f"{where}: categories must be a list")
         expected.extend(binarizer._feature_conditions(f, name, kind, values, with_missing))
@@ -299,6 +314,11 @@ def _check_candidates(cands: Any, classes: Any) -> None:
         if (bounds >= len(lv)).any():
             _fail(f"rules_: ordered feature {f} has a bound at rank {int(bounds.max())}, "
                   f"beyond its {len(lv)} level(s)")
+    units = getattr(cands, "units", None) or {}
+    if not isinstance(units, dict) or any(
+            not isinstance(f, int) or not 0 <= f < lo.shape[1] or not isinstance(unit, str)
+            or not is_quantity_unit(unit) for f, unit in units.items()):
+        _fail("rules_.units must map feature indices to unit texts with '{}' for the number")
     if classes is not None:
         labels = np.asarray(cands.labels)
         if len(labels) and (labels.min() < 0 or labels.max() >= len(classes)):

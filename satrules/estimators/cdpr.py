@@ -34,6 +34,7 @@ from satrules.binarize import (
     inspect_column,
     numeric_values,
     ordered_levels,
+    quantity_values,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types, check_missing_labels
@@ -46,7 +47,7 @@ __all__ = ["CDPRClassifier"]
 
 _METHODS = ("gra", "gdy", "local", "exact")
 #: encoder column kinds kept as one number per row (ordered: the rank of the level)
-_NUMERIC_KINDS = ("numeric", "date", "duration", "ordered")
+_NUMERIC_KINDS = ("numeric", "date", "duration", "quantity", "ordered")
 _VALUES = {"numeric": numeric_values, "date": date_values, "duration": duration_values}
 _RESOLVE = ("accuracy", "coverage", "vote")
 
@@ -62,13 +63,15 @@ class _ColumnEncoder:
     indicator column ``x is missing``; a missing categorical value is the category
     ``<missing>``.  An **ordered** category (``ordered``: column -> its levels, lowest
     first) becomes the rank of its level, and a value that is not a level reads as a
-    missing one.
+    missing one.  A **quantity** (numbers written with a unit, ``13.5%``) becomes its
+    number; ``units`` keeps the unit's text, in which rules print its bounds.
     """
 
     def fit(self, X, names, max_levels="auto", categorical=frozenset(), ordered=None):
         self.names = [str(name) for name in names]
         self.kinds, self.categories, self.nullable, self.dropped = [], [], [], {}
         self.levels = [None] * X.shape[1]
+        self.units = [None] * X.shape[1]   # a quantity's unit text ("{}%")
         for j in range(X.shape[1]):
             column = X[:, j]
             miss = missing_mask(column)
@@ -81,6 +84,8 @@ class _ColumnEncoder:
             else:
                 kind, numeric = inspect_column(values, self.names[j], max_levels=max_levels,
                                                categorical=j in categorical)
+                if kind == "quantity":
+                    self.units[j], numeric = numeric
             if kind == "id":
                 self.dropped[self.names[j]] = numeric
                 kind, cats = "dropped", None
@@ -123,6 +128,13 @@ class _ColumnEncoder:
                                                                         strict=True)
                 if lv is not None}
 
+    def quantity_features(self) -> dict[int, str]:
+        """Index, among ``feature_names``, of each quantity feature -> its unit's text."""
+        units = getattr(self, "units", None) or [None] * len(self.names)
+        return {self.feature_names.index(name): unit for name, unit in zip(self.names, units,
+                                                                            strict=True)
+                if unit is not None}
+
     def _check_finite(self, values, j):
         if np.isinf(values).any():
             raise ValueError(f"Input X contains infinity (inf) in column {self.names[j]!r}")
@@ -146,6 +158,9 @@ class _ColumnEncoder:
                                      f"in column {self.names[j]!r} are not among its levels "
                                      f"{list(self.levels[j])[:10]}; handle_unknown='ignore' "
                                      "reads them as missing values")
+            elif kind == "quantity":
+                values = np.full(len(column), np.nan)
+                values[~miss] = quantity_values(column[~miss], self.names[j], self.units[j])
             elif kind in _NUMERIC_KINDS:
                 values = np.full(len(column), np.nan)
                 values[~miss] = _VALUES[kind](column[~miss], self.names[j])
@@ -383,6 +398,7 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         cands.dates = tuple(self.encoder_.features_of("date"))
         cands.durations = tuple(self.encoder_.features_of("duration"))
         cands.levels = self.encoder_.ordered_features()
+        cands.units = self.encoder_.quantity_features()
         for f in cands.durations:   # bounds moved down to an observed duration split alike
             observed = np.unique(encoded[:, f][~np.isnan(encoded[:, f])])
             for bounds in (cands.lo, cands.hi):
