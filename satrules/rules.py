@@ -226,7 +226,8 @@ def quantity_numbers(values: np.ndarray, unit: str) -> np.ndarray | None:
     """Return the non-missing ``values`` of a quantity feature as numbers, or None.
 
     Every value must be a string written with ``unit``'s text (spaces and thousands
-    separators aside); None when one is not.  A plain number is not read: ``0.135`` for
+    separators aside: ``$1,250`` reads where fit saw only ``$980``); None when one is
+    not.  A plain number is not read: ``0.135`` for
     a feature written ``13.5%`` would be misread, so it is for the caller to refuse.
 
     >>> quantity_numbers(np.array(["$1,250", "$980", "$ 5"], dtype=object), "${:,}").tolist()
@@ -247,8 +248,7 @@ def quantity_numbers(values: np.ndarray, unit: str) -> np.ndarray | None:
         return None
     for v in distinct:
         parts = _quantity_parts(v) if isinstance(v, str) else None
-        if parts is None or (parts[0], parts[2]) != (before.strip(), after.strip()) \
-                or ("," in parts[1] and mark == "{}"):
+        if parts is None or (parts[0], parts[2]) != (before.strip(), after.strip()):
             return None
         parsed[v] = float(parts[1].replace(",", ""))
     return np.array([parsed[v] for v in values.tolist()], dtype=np.float64)

@@ -136,6 +136,9 @@ def test_values_written_otherwise_at_predict_are_named():
                                                r"but holds value\(s\) written otherwise: "
                                                r"\['0.12', 'high'\]"):
         tb.transform(X.head(3).assign(rate=["13%", 0.12, "high"]))
+    # thousands separators fit did not see read all the same
+    wide = ThresholdBinarizer().fit(pd.DataFrame({"p": ["$980", "$12", "$5"]}))
+    assert wide.transform(pd.DataFrame({"p": ["$1,250", "$7"]})).tolist() == [[0, 0], [0, 1]]
     # missing values at predict are fine, and so is a column of them only
     assert tb.transform(X.head(3).assign(rate=[None, np.nan, None])).shape[0] == 3
 
