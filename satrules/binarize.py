@@ -95,6 +95,7 @@ from satrules.rules import (
     level_ranks,
     missing_mask,
     quantity_numbers,
+    quantity_parts,
     quantity_unit,
 )
 
@@ -298,6 +299,44 @@ def _as_numeric(values: np.ndarray, name: str) -> np.ndarray | None:
     raise FeatureTypeError(
         f"column {name!r} mixes value types {kinds}; use numbers or strings only"
     )
+
+
+def _check_stray_quantities(values: np.ndarray, name: str) -> None:
+    """Raise :class:`FeatureTypeError` when at least ``NUMERIC_SHARE`` of the string
+    ``values`` are numbers written alike with a unit (:func:`quantity_unit`) and the rest
+    are not numbers at all (``n/a``, ``?``): a quantity column with a few bad values, named
+    with up to five of them.  Numbers written with other units (``1 year`` among ``2
+    years``) make a categorical column, as before quantities were read."""
+    try:
+        counts = Counter(values.tolist())
+    except TypeError:   # unhashable values: _as_numeric names them
+        return
+    allowed = (1 - NUMERIC_SHARE) * len(values)
+    parsed, n_unparsed = {}, 0
+    for value, count in counts.items():
+        parts = quantity_parts(value) if isinstance(value, str) else None
+        if parts is None:
+            n_unparsed += count
+            if n_unparsed > allowed:   # most string columns stop here, on their first values
+                return
+        else:
+            parsed[value] = parts
+    units = Counter()
+    for value, (before, _, after) in parsed.items():
+        units[before, after] += counts[value]
+    if not units:
+        return
+    (before, after), n_written = units.most_common(1)[0]
+    if len(units) > 1 or n_written == len(values) or not (
+            before or after or any("," in p[1] for p in parsed.values())):
+        return   # units that differ (1 year, 2 years): a category, not a broken number
+    alike, odd = list(parsed), [v for v in counts if v not in parsed]
+    raise FeatureTypeError(
+        f"column {name!r} holds numbers written like {alike[0]!r} ({n_written} of "
+        f"{len(values)} values) but {len(values) - n_written} value(s) that are not "
+        f"numbers: {[str(v) for v in odd[:5]]}{' ...' if len(odd) > 5 else ''}; replace "
+        f"them with numbers written alike or NaN (for a CSV: pandas.read_csv(..., "
+        f"na_values={[str(odd[0])]}))")
 
 
 def _check_finite(numeric: np.ndarray, name: str) -> None:
@@ -528,6 +567,8 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
             return "quantity", quantity
     numeric = None if categorical and values.dtype.kind not in "biuf" else \
         _as_numeric(values, name)
+    if not categorical and numeric is None:
+        _check_stray_quantities(values, name)
     if categorical or numeric is None:
         n_levels = len(set(values.tolist()))
         limit = _level_limit(max_levels, len(values))

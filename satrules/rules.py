@@ -79,9 +79,13 @@ def _temporal(values: np.ndarray, kind: str, text: re.Pattern, types: Any) -> tu
     if values.dtype.kind not in "OU":
         return None, None
     items = values.tolist()
-    if all(isinstance(v, str) for v in items):
-        return (None, items) if all(text.fullmatch(v) for v in set(items)) else (None, None)
-    return (None, items) if all(isinstance(v, types) for v in items) else (None, None)
+    try:   # types checked once per distinct value, not once per row
+        distinct = set(items)
+    except TypeError:   # unhashable values (lists) are neither
+        return None, None
+    if all(isinstance(v, str) for v in distinct):
+        return (None, items) if all(text.fullmatch(v) for v in distinct) else (None, None)
+    return (None, items) if all(isinstance(v, types) for v in distinct) else (None, None)
 
 
 def date_days(values: np.ndarray) -> np.ndarray | None:
@@ -153,7 +157,7 @@ def format_duration(days: float) -> str:
     return text[7:] if text.startswith("0 days ") else text
 
 
-def _quantity_parts(text: str) -> tuple[str, str, str] | None:
+def quantity_parts(text: str) -> tuple[str, str, str] | None:
     """``(text before, number, text after)`` of a quantity string, the texts stripped of
     spaces, or None.  Before the number only currency signs may stand (``$``, ``€ ``: a
     word there names a code, ``Zone 3``, not an amount); after it any short text without
@@ -198,7 +202,7 @@ def quantity_unit(values: np.ndarray) -> tuple[str, np.ndarray] | None:
         return None
     parts = {}
     for v in distinct:   # most string columns fail on their first values
-        parts[v] = _quantity_parts(v)
+        parts[v] = quantity_parts(v)
         if parts[v] is None:
             return None
     affixes = {(p[0], p[2]) for p in parts.values()}
@@ -247,7 +251,7 @@ def quantity_numbers(values: np.ndarray, unit: str) -> np.ndarray | None:
     except TypeError:   # unhashable values (lists): not quantities
         return None
     for v in distinct:
-        parts = _quantity_parts(v) if isinstance(v, str) else None
+        parts = quantity_parts(v) if isinstance(v, str) else None
         if parts is None or (parts[0], parts[2]) != (before.strip(), after.strip()):
             return None
         parsed[v] = float(parts[1].replace(",", ""))

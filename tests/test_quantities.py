@@ -143,6 +143,22 @@ def test_values_written_otherwise_at_predict_are_named():
     assert tb.transform(X.head(3).assign(rate=[None, np.nan, None])).shape[0] == 3
 
 
+def test_a_quantity_column_with_a_few_stray_values_names_them():
+    X = pd.DataFrame({"rate": [f"{v}%" for v in range(19)] + ["n/a"]})
+    with pytest.raises(FeatureTypeError, match=r"'rate' holds numbers written like '\d+%' "
+                                               r"\(19 of 20 values\) but 1 value\(s\) that are "
+                                               r"not numbers: \['n/a'\].*na_values=\['n/a'\]"):
+        ThresholdBinarizer().fit(X)
+    for cls in (CDPRClassifier, IMLIClassifier):
+        with pytest.raises(FeatureTypeError, match="that are not numbers"):
+            cls().fit(X, [0, 1] * 10)
+    # other units, or plain numbers among the unit's, make a category as before
+    for values in (["2 years"] * 9 + ["3 years"] * 9 + ["1 year", "10+ years"],
+                   ["$5"] * 9 + ["$7"] * 10 + ["5"], [f"{v}%" for v in range(15)] + ["?"] * 5):
+        kinds = ThresholdBinarizer(max_levels=None).fit(pd.DataFrame({"v": values})).feature_kinds_
+        assert kinds == {"v": "categorical"}, values
+
+
 @pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier, CDPRClassifier])
 def test_estimators_learn_quantities_and_keep_them_in_a_file(cls, tmp_path):
     X, y = loans()
