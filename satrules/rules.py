@@ -54,8 +54,10 @@ MISSING = "<missing>"
 _NEGATED_OP = {"<=": ">", ">": "<=", "==": "!="}
 _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 
-#: an ISO 8601 date, optionally with a time: 2004-01-31, 2004-01-31 13:45, 2004-01-31T13:45:10
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)?)?")
+#: an ISO 8601 date, optionally with a time and a UTC offset: 2004-01-31, 2004-01-31 13:45,
+#: 2004-01-31T13:45:10, 2004-01-31T13:45:10Z (how R and JSON exports write times), +01:00
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)?"
+                       r"(?: ?(?:Z|[+-]\d{2}(?::?\d{2})?))?)?")
 _DAY_NS = 86_400 * 10**9
 #: a duration as pandas writes one: 3 days, 3 days 04:00:00, 0 days 00:30:00.5, -1 days +23:00:00
 _DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?")
@@ -93,12 +95,16 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
 
     Dates are numpy ``datetime64`` values, ``datetime.date`` / ``datetime.datetime`` /
     ``pandas.Timestamp`` objects (time zones converted to UTC), or ISO 8601 strings
-    (``2004-01-31``, optionally with a time ``13:45`` or ``13:45:10``).  None when any
-    value is none of these or is not a valid date.
+    (``2004-01-31``, optionally with a time ``13:45`` or ``13:45:10``, and then optionally
+    a UTC offset, ``Z`` or ``+01:00``, converted to UTC).  None when any value is none of
+    these or is not a valid date.
 
     Examples
     --------
     >>> date_days(np.array(["1970-01-02", "1970-01-03 12:00"], dtype=object)).tolist()
+    [1.0, 2.5]
+    >>> date_days(np.array(["1970-01-02T00:00:00Z", "1970-01-03T13:00+01:00"],
+    ...                    dtype=object)).tolist()
     [1.0, 2.5]
     >>> date_days(np.array(["1970-01-02", "soon"], dtype=object)) is None
     True

@@ -431,14 +431,16 @@ def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
 
 
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
-@pytest.mark.parametrize("form", ["datetime64", "iso-strings", "timestamps"])
+@pytest.mark.parametrize("form", ["datetime64", "iso-strings", "utc-strings", "timestamps"])
 def test_dates_are_ordered_features_printed_as_dates(est, form):
-    """A date column (datetime64, ISO strings or Timestamp objects; NaT missing) is neither
-    an error nor an ID: the rules cut it at a date, print that date, and predict alike
-    whichever of the three forms the dates come in at predict."""
+    """A date column (datetime64, ISO strings -- with a UTC offset too, as R writes times to
+    CSV files: carData/MplsStops, mosaicData/Birthdays -- or Timestamp objects; NaT missing)
+    is neither an error nor an ID: the rules cut it at a date, print that date, and predict
+    alike whichever of the forms the dates come in at predict."""
     X, y = visits()
     forms = {"datetime64": X,
              "iso-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%d")),
+             "utc-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%dT%H:%M:%SZ")),
              "timestamps": X.assign(visit=X["visit"].astype(object))}
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)   # no column dropped as ID-like
