@@ -59,8 +59,10 @@ _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)?"
                        r"(?: ?(?:Z|[+-]\d{2}(?::?\d{2})?))?)?")
 _DAY_NS = 86_400 * 10**9
-#: a duration as pandas writes one: 3 days, 3 days 04:00:00, 0 days 00:30:00.5, -1 days +23:00:00
-_DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?")
+#: a duration as pandas writes one: 3 days, 3 days 04:00:00, 0 days 00:30:00.5, -1 days
+#: +23:00:00; or hours:minutes:seconds, 02:09:06 (a race time, a time of day)
+_DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?"
+                       r"|\d+:[0-5]\d:[0-5]\d(?:\.\d+)?")
 #: a number written with a currency sign, a unit or thousands separators ($1,250.50, 13.5%,
 #: 36 months): (text before, the number, text after), the texts without digits
 _QUANTITY = re.compile(r"(\D*?)([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)(\D*)")
@@ -128,12 +130,15 @@ def duration_days(values: np.ndarray) -> np.ndarray | None:
     Durations are numpy ``timedelta64`` values, ``datetime.timedelta`` /
     ``pandas.Timedelta`` objects, or strings as pandas writes them (``3 days``,
     ``3 days 04:00:00``, ``0 days 00:30:00``: how a ``timedelta64`` column reaches a CSV
-    file).  None when any value is none of these.
+    file) or as hours:minutes:seconds (``02:09:06``: a race time, a time of day).  None
+    when any value is none of these.
 
     Examples
     --------
     >>> duration_days(np.array(["1 days 12:00:00", "0 days 06:00:00"], dtype=object)).tolist()
     [1.5, 0.25]
+    >>> duration_days(np.array(["06:00:00", "36:00:00"], dtype=object)).tolist()
+    [0.25, 1.5]
     >>> duration_days(np.array(["3 days", "soon"], dtype=object)) is None
     True
     """

@@ -67,7 +67,12 @@ def test_duration_text_and_parsing():
         ["3 days", "1 days 12:00:00", "06:00:00", "0 days"]
     assert duration_days(np.array(["3 days", "0 days 06:00:00", "-1 days +12:00:00"],
                                   dtype=object)).tolist() == [3.0, 0.25, -0.5]
-    for odd in (["3 days", "soon"], ["12", "13"], ["3 hours"]):
+    # hours:minutes:seconds (fpp3/boston_marathon, gt/pizzaplace), any number of hours
+    assert duration_days(np.array(["02:09:06", "123:45:00", "0:00:30.5"],
+                                  dtype=object)).tolist() == \
+        [(2 * 3600 + 9 * 60 + 6) / 86400, 123.75 / 24, 30.5 / 86400]
+    for odd in (["3 days", "soon"], ["12", "13"], ["3 hours"], ["7:41"], ["02:75:00"],
+                ["02:09:06", "2 h"]):
         assert duration_days(np.array(odd, dtype=object)) is None
     # strings that are not all durations stay categorical
     X = pd.DataFrame({"d": ["3 days", "4 days", "a week"] * 5})
@@ -99,6 +104,19 @@ def test_cli_learns_durations_from_a_csv(tmp_path, capsys):
     assert main(["learn", str(tmp_path / "stays.csv"), "--target", "outcome", "--method",
                  "imli", "--backend", BACKEND, "--quiet"]) == 0
     assert re.search(r"stay (<=|>) 3 days", capsys.readouterr().out)
+
+
+def test_race_times_are_durations_printed_as_times():
+    """Finishing times written hours:minutes:seconds (a marathon's results) cut at a time."""
+    rng = np.random.default_rng(0)
+    seconds = rng.integers(2 * 3600, 5 * 3600, 200)
+    X = pd.DataFrame({"time": [f"{s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}"
+                               for s in seconds]})
+    y = np.where(seconds <= 3 * 3600, "fast", "slow")
+    est = IMLIClassifier(backend=BACKEND, random_state=0).fit(X, y)
+    assert est.binarizer_.feature_kinds_ == {"time": "duration"}
+    assert re.search(r"time (<=|>) 0[23]:\d{2}:\d{2}\b", est.to_text()), est.to_text()
+    assert est.score(X, y) >= 0.97
 
 
 def test_dates_still_win_over_durations():
