@@ -59,6 +59,10 @@ _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d*)?)?"
                        r"(?: ?(?:Z|[+-]\d{2}(?::?\d{2})?))?)?")
 _DAY_NS = 86_400 * 10**9
+#: month names (English, full or abbreviated) -> month number, for dates such as Feb-2018
+_MONTHS = {name: i for i, month in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"), 1) for name in (month, month[:3])} | {"sept": 9}
 #: a duration as pandas writes one: 3 days, 3 days 04:00:00, 0 days 00:30:00.5, -1 days
 #: +23:00:00; or hours:minutes:seconds, 02:09:06 (a race time, a time of day)
 _DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?"
@@ -98,7 +102,9 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
     Dates are numpy ``datetime64`` values, ``datetime.date`` / ``datetime.datetime`` /
     ``pandas.Timestamp`` objects (time zones converted to UTC), or ISO 8601 strings
     (``2004-01-31``, optionally with a time ``13:45`` or ``13:45:10``, and then optionally
-    a UTC offset, ``Z`` or ``+01:00``, converted to UTC).  None when any value is none of
+    a UTC offset, ``Z`` or ``+01:00``, converted to UTC), or strings with an English month
+    name and a four-digit year (``Feb-2018``, ``1993 May``, ``5 January 2020``, ``Jan 5,
+    2020``: the first of the month when no day is given).  None when any value is none of
     these or is not a valid date.
 
     Examples
@@ -108,10 +114,14 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
     >>> date_days(np.array(["1970-01-02T00:00:00Z", "1970-01-03T13:00+01:00"],
     ...                    dtype=object)).tolist()
     [1.0, 2.5]
+    >>> date_days(np.array(["Jan-1970", "3 January 1970", "Jan 3, 1970"], dtype=object)).tolist()
+    [0.0, 2.0, 2.0]
     >>> date_days(np.array(["1970-01-02", "soon"], dtype=object)) is None
     True
     """
     days, items = _temporal(values, "M", _ISO_DATE, datetime.date | np.datetime64)
+    if days is None and items is None:
+        items = _month_name_dates(values)
     if items is None:
         return days
     import pandas as pd
@@ -122,6 +132,40 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
     except (ValueError, TypeError, OverflowError):
         return None
     return stamps.dt.tz_localize(None).to_numpy("datetime64[ns]").astype(np.int64) / _DAY_NS
+
+
+def _month_name_date(text: str) -> str | None:
+    """``text`` as an ISO date when it is a date with a month name and a four-digit year
+    (``Feb-2018``, ``1993 May``, ``5 January 2020``, ``Jan 5, 2020``; the first of the
+    month when no day is given), else None."""
+    parts = re.split(r"[\s,./-]+", text.strip())
+    if not 2 <= len(parts) <= 3:
+        return None
+    months = [_MONTHS[p.lower()] for p in parts if p.lower() in _MONTHS]
+    years = [p for p in parts if len(p) == 4 and p.isdigit()]
+    days = [p for p in parts if len(p) <= 2 and p.isdigit()]
+    if len(months) != 1 or len(years) != 1 or len(days) != len(parts) - 2:
+        return None
+    return f"{years[0]}-{months[0]:02d}-{int(days[0]) if days else 1:02d}"
+
+
+def _month_name_dates(values: np.ndarray) -> list | None:
+    """The string ``values`` with dates written with a month name (:func:`_month_name_date`)
+    rewritten as ISO dates, when every value is such a date or an ISO one; else None."""
+    if len(values) == 0 or values.dtype.kind not in "OU":
+        return None
+    items = values.tolist()
+    try:
+        distinct = set(items)
+    except TypeError:
+        return None
+    iso = {}
+    for v in distinct:   # most string columns fail on their first values
+        iso[v] = v if isinstance(v, str) and _ISO_DATE.fullmatch(v) else \
+            _month_name_date(v) if isinstance(v, str) else None
+        if iso[v] is None:
+            return None
+    return [iso[v] for v in items]
 
 
 def duration_days(values: np.ndarray) -> np.ndarray | None:

@@ -431,7 +431,8 @@ def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
 
 
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
-@pytest.mark.parametrize("form", ["datetime64", "iso-strings", "utc-strings", "timestamps"])
+@pytest.mark.parametrize("form", ["datetime64", "iso-strings", "utc-strings", "month-names",
+                                  "timestamps"])
 def test_dates_are_ordered_features_printed_as_dates(est, form):
     """A date column (datetime64, ISO strings -- with a UTC offset too, as R writes times to
     CSV files: carData/MplsStops, mosaicData/Birthdays -- or Timestamp objects; NaT missing)
@@ -441,6 +442,7 @@ def test_dates_are_ordered_features_printed_as_dates(est, form):
     forms = {"datetime64": X,
              "iso-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%d")),
              "utc-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%dT%H:%M:%SZ")),
+             "month-names": X.assign(visit=X["visit"].dt.strftime("%d %b %Y")),
              "timestamps": X.assign(visit=X["visit"].astype(object))}
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)   # no column dropped as ID-like
@@ -497,10 +499,29 @@ def test_date_columns_split_as_their_day_numbers(thresholds):
 
 
 def test_strings_that_are_not_all_dates_stay_categorical():
-    """Only columns whose every value is an ISO date are dates ('2004-13-45' is not)."""
-    X = pd.DataFrame({"d": ["2004-01-01", "2004-13-45", "2005-02-03"] * 10})
+    """Only columns whose every value is an ISO date, or a date with a month name and a
+    four-digit year, are dates ('2004-13-45', 'Feb 30, 2004' and 'Aug-90' are not)."""
+    for values in (["2004-01-01", "2004-13-45", "2005-02-03"], ["Feb 30, 2004", "Mar 1, 2004",
+                                                               "Mar 2, 2004"],
+                   ["Aug-90", "Sep-90", "Oct-91"], ["Q1 2004", "Q2 2004", "Q3 2004"],
+                   ["May", "June", "July"], ["Feb-2018", "Mar-2018", "soon"]):
+        tb = ThresholdBinarizer().fit(pd.DataFrame({"d": values * 10}))
+        assert tb.feature_kinds_["d"] == "categorical", values
+
+
+def test_month_name_dates():
+    """openintro/loans_full_schema's issue_month (Feb-2018), fpp3's months (1993 May): dates
+    on the first of the month, printed as ISO dates; a day when one is written."""
+    X = pd.DataFrame({"issued": ["Jan-2018", "Feb-2018", "Mar-2018", None, "feb-2018"] * 4,
+                      "month": ["1993 May", "2004 Feb", "Sept. 2001", "5 January 2020",
+                                "Jan 6, 2020"] * 4})
     tb = ThresholdBinarizer().fit(X)
-    assert tb.feature_kinds_["d"] == "categorical"
+    assert tb.feature_kinds_ == {"issued": "date", "month": "date"}
+    assert list(tb.get_feature_names_out()[:2]) == ["issued <= 2018-01-01",
+                                                    "issued <= 2018-02-01"]
+    # ISO dates and month names read alike at predict
+    same = X.assign(issued=X["issued"].replace({"Jan-2018": "2018-01-01"}))
+    assert (tb.transform(same) == tb.transform(X)).all()
 
 
 def _text(est) -> str:
