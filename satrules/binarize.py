@@ -1104,7 +1104,7 @@ def quantity_values(values: np.ndarray, name: str, unit: str) -> np.ndarray:
     if numbers is None:
         bad = [str(v) for v in dict.fromkeys(values.tolist())
                if quantity_numbers(np.array([v], dtype=object), unit) is None][:6]
-        example = format_quantity("12", unit)
+        example = format_quantity("12000" if "{:," in unit else "12", unit)
         raise FeatureTypeError(
             f"feature {name!r} held numbers written as {example!r} in fit but holds "
             f"value(s) written otherwise: {bad[:5]}{' ...' if len(bad) > 5 else ''}; write "

@@ -286,8 +286,8 @@ def quantity_numbers(values: np.ndarray, unit: str) -> np.ndarray | None:
 
     Every value must be a string written with ``unit``'s text (spaces and thousands
     separators aside: ``$1,250`` reads where fit saw only ``$980``); None when one is
-    not.  A plain number is not read: ``0.135`` for
-    a feature written ``13.5%`` would be misread, so it is for the caller to refuse.
+    not.  A plain number is not read: ``0.135`` for a feature written ``13.5%`` would be
+    misread, so it is for the caller to refuse.
 
     >>> quantity_numbers(np.array(["$1,250", "$980", "$ 5"], dtype=object), "${:,}").tolist()
     [1250.0, 980.0, 5.0]

@@ -174,8 +174,8 @@ def test_estimators_learn_quantities_and_keep_them_in_a_file(cls, tmp_path):
     again = cls.load(est.save(tmp_path / "m.json"))
     assert str(again.rules_) == text
     assert (again.predict(X) == est.predict(X)).all()
-    with pytest.raises(FeatureTypeError, match=r"'income' held numbers written as '\$12' in "
-                                               r"fit but holds value\(s\) written otherwise: "
+    with pytest.raises(FeatureTypeError, match=r"'income' held numbers written as '\$12,000' "
+                                               r"in fit but holds value\(s\) written otherwise: "
                                                r"\['52000'\]"):
         est.predict(X.head(1).assign(income="52000"))
 
