@@ -89,6 +89,7 @@ from satrules.rules import (
     MISSING,
     Condition,
     date_days,
+    date_order,
     duration_days,
     format_quantity,
     level_key,
@@ -803,7 +804,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             cuts = np.zeros(0) if len(distinct) <= 1 else \
                 _thresholds(numeric, self.n_thresholds_, y, self.thresholds, short=False,
                             n_tree=self.n_tree_thresholds_)
-            return kind, cuts, has_missing
+            order = date_order(vals) if kind == "date" else None
+            return kind, cuts if order is None else (order, cuts), has_missing
         if kind == "quantity":   # a threshold even for two values: it prints in the unit
             cuts = np.zeros(0) if len(distinct) <= 1 else \
                 _thresholds(numeric, self.n_thresholds_, y, self.thresholds,
@@ -842,6 +844,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         unit = kind if kind in ("date", "duration") else ""
         if kind == "quantity":
             unit, values = values
+        if kind == "date" and isinstance(values, tuple):   # numeric dates: (order, cuts)
+            order, values = values
+            unit = f"date:{order}"
         levels, values = values if kind == "ordered" else ((), values)
         conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing, unit=unit,
                            levels=levels) for t in values]
@@ -915,6 +920,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 if kind == "quantity":
                     unit, values = values
                     numeric[~miss] = quantity_values(col[~miss], name, unit)
+                elif kind == "date" and isinstance(values, tuple):   # (order, cuts)
+                    order, values = values
+                    numeric[~miss] = date_values(col[~miss], name, order)
                 else:
                     numeric[~miss] = _VALUES[kind](col[~miss], name)
             cuts = np.asarray(values, dtype=float)[None, :]
@@ -1078,21 +1086,27 @@ def duration_values(values: np.ndarray, name: str) -> np.ndarray:
     return days
 
 
-def date_values(values: np.ndarray, name: str) -> np.ndarray:
+def date_values(values: np.ndarray, name: str, order: str | None = None) -> np.ndarray:
     """Return the non-missing ``values`` of a feature that held dates in fit as days since
-    1970-01-01, or raise :class:`FeatureTypeError` naming the values that are not dates."""
-    days = date_days(values)
+    1970-01-01, or raise :class:`FeatureTypeError` naming the values that are not dates.
+    ``order``: how fit read dates written in numbers (``"mdy"``, ``"dmy"``; None when it
+    saw none, and such dates are then read in the order the values tell, if they do)."""
+    days = date_days(values, order)
     if days is None:
         bad = []   # the first six distinct values that are not dates, each parsed once
         for v in dict.fromkeys(values.tolist()):
-            if date_days(np.array([v], dtype=object)) is None:
+            if date_days(np.array([v], dtype=object), order) is None:
                 bad.append(str(v))
                 if len(bad) > 5:
                     break
+        if not bad:   # dates in numbers whose orders disagree (6/24/2009 and 24/6/2009)
+            bad = [str(v) for v in dict.fromkeys(values.tolist())][:6]
         raise FeatureTypeError(
             f"feature {name!r} held dates in fit but holds non-date value(s) {bad[:5]}"
-            f"{' ...' if len(bad) > 5 else ''}; pass ISO 8601 dates (2004-01-31), datetime64 "
-            "or datetime values (or NaN / NaT for missing)")
+            f"{' ...' if len(bad) > 5 else ''}; pass ISO 8601 dates (2004-01-31), dates "
+            f"with a month name (Feb-2018), datetime64 or datetime values (or NaN / NaT for "
+            f"missing)" + (f"; dates in numbers are read {'month' if order == 'mdy' else 'day'}"
+                           " first, as in fit" if order else ""))
     return days
 
 

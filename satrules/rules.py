@@ -96,7 +96,7 @@ def _temporal(values: np.ndarray, kind: str, text: re.Pattern, types: Any) -> tu
     return (None, items) if all(isinstance(v, types) for v in distinct) else (None, None)
 
 
-def date_days(values: np.ndarray) -> np.ndarray | None:
+def date_days(values: np.ndarray, order: str | None = None) -> np.ndarray | None:
     """Return non-missing date ``values`` as days since 1970-01-01 (float64), or None.
 
     Dates are numpy ``datetime64`` values, ``datetime.date`` / ``datetime.datetime`` /
@@ -104,8 +104,11 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
     (``2004-01-31``, optionally with a time ``13:45`` or ``13:45:10``, and then optionally
     a UTC offset, ``Z`` or ``+01:00``, converted to UTC), or strings with an English month
     name and a four-digit year (``Feb-2018``, ``1993 May``, ``5 January 2020``, ``Jan 5,
-    2020``: the first of the month when no day is given).  None when any value is none of
-    these or is not a valid date.
+    2020``: the first of the month when no day is given), or with day and month in numbers
+    and a four-digit year (``6/24/2009``, ``24.06.2009``, optionally with a time ``9:00``)
+    read in ``order``, ``"mdy"`` (month first) or ``"dmy"``; ``order=None`` takes the order
+    the values tell (:func:`date_order`).  None when any value is none of these or is not a
+    valid date.
 
     Examples
     --------
@@ -116,12 +119,18 @@ def date_days(values: np.ndarray) -> np.ndarray | None:
     [1.0, 2.5]
     >>> date_days(np.array(["Jan-1970", "3 January 1970", "Jan 3, 1970"], dtype=object)).tolist()
     [0.0, 2.0, 2.0]
+    >>> date_days(np.array(["1/13/1970", "1/2/1970"], dtype=object)).tolist()   # month first
+    [12.0, 1.0]
+    >>> date_days(np.array(["1/2/1970"], dtype=object)) is None   # which comes first?
+    True
+    >>> date_days(np.array(["1/2/1970"], dtype=object), order="dmy").tolist()
+    [31.0]
     >>> date_days(np.array(["1970-01-02", "soon"], dtype=object)) is None
     True
     """
     days, items = _temporal(values, "M", _ISO_DATE, datetime.date | np.datetime64)
     if days is None and items is None:
-        items = _month_name_dates(values)
+        items = _written_dates(values, order)
     if items is None:
         return days
     import pandas as pd
@@ -149,9 +158,56 @@ def _month_name_date(text: str) -> str | None:
     return f"{years[0]}-{months[0]:02d}-{int(days[0]) if days else 1:02d}"
 
 
-def _month_name_dates(values: np.ndarray) -> list | None:
-    """The string ``values`` with dates written with a month name (:func:`_month_name_date`)
-    rewritten as ISO dates, when every value is such a date or an ISO one; else None."""
+#: a date written day and month in numbers, in either order, then a four-digit year, and
+#: optionally a time: 6/24/2009, 24.06.2009, 12/17/1991 0:00:00, 9/6/2017 9:00
+_NUMERIC_DATE = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})"
+                           r"(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
+#: the orders a numeric date may be written in
+DATE_ORDERS = ("mdy", "dmy")
+#: the units of a condition other than a quantity's text
+_UNITS = ("", "date", "date:mdy", "date:dmy", "duration")
+
+
+def date_order(values: np.ndarray) -> str | None:
+    """The order of day and month in the dates of ``values`` written in numbers
+    (``6/24/2009``): ``"mdy"`` when some first number is above 12 and no second one is,
+    ``"dmy"`` the other way round, None when the values do not tell (``5/6/2016`` alone)
+    or hold no such date.
+
+    >>> date_order(np.array(["6/24/2009", "4/8/2007"], dtype=object))
+    'mdy'
+    >>> date_order(np.array(["24.06.2009", "2009-01-01"], dtype=object))
+    'dmy'
+    """
+    if values.dtype.kind not in "OU":
+        return None
+    try:
+        distinct = set(values.tolist())
+    except TypeError:
+        return None
+    found = [_NUMERIC_DATE.fullmatch(v.strip()) for v in distinct if isinstance(v, str)]
+    found = [m for m in found if m]
+    if not found:
+        return None
+    first = max(int(m.group(1)) for m in found) > 12
+    second = max(int(m.group(3)) for m in found) > 12
+    return None if first == second else "dmy" if first else "mdy"
+
+
+def _numeric_date(match: re.Match, order: str) -> str:
+    """A :data:`_NUMERIC_DATE` match, read in ``order``, as an ISO date (and time)."""
+    day, month = (1, 3) if order == "dmy" else (3, 1)
+    text = f"{match.group(4)}-{int(match.group(month)):02d}-{int(match.group(day)):02d}"
+    if match.group(5) is not None:
+        text += f" {int(match.group(5)):02d}:{match.group(6)}:{match.group(7) or '00'}"
+    return text
+
+
+def _written_dates(values: np.ndarray, order: str | None = None) -> list | None:
+    """The string ``values`` with the dates not written as ISO 8601 rewritten so: dates
+    with a month name (:func:`_month_name_date`), or with day and month in numbers read in
+    ``order`` (``None``: the order the values tell, :func:`date_order`); None unless every
+    value is such a date or an ISO one."""
     if len(values) == 0 or values.dtype.kind not in "OU":
         return None
     items = values.tolist()
@@ -161,10 +217,18 @@ def _month_name_dates(values: np.ndarray) -> list | None:
         return None
     iso = {}
     for v in distinct:   # most string columns fail on their first values
-        iso[v] = v if isinstance(v, str) and _ISO_DATE.fullmatch(v) else \
-            _month_name_date(v) if isinstance(v, str) else None
-        if iso[v] is None:
+        if not isinstance(v, str):
             return None
+        match = None if _ISO_DATE.fullmatch(v) else _NUMERIC_DATE.fullmatch(v.strip())
+        if match is not None:
+            order = order or date_order(values)
+            if order is None:
+                return None
+            iso[v] = _numeric_date(match, order)
+        else:
+            iso[v] = v if _ISO_DATE.fullmatch(v) else _month_name_date(v)
+            if iso[v] is None:
+                return None
     return [iso[v] for v in items]
 
 
@@ -417,7 +481,9 @@ class Condition:
         ``(age > 40 or age is missing)``.
     unit : str, default=""
         ``"date"``: the feature holds dates and the threshold is a number of days since
-        1970-01-01, printed as a date (``visit <= 2004-01-31``).  ``"duration"``: the
+        1970-01-01, printed as a date (``visit <= 2004-01-31``); ``"date:mdy"`` /
+        ``"date:dmy"``: the same, with dates written in numbers read month first / day
+        first (``6/24/2009``, :func:`date_order`).  ``"duration"``: the
         feature holds durations and the threshold is a number of days, printed as a
         duration (``stay <= 3 days``, ``wait > 06:00:00``).  A text with ``{}`` (or
         ``{:,}``, for thousands separators) in it: the feature holds numbers written with
@@ -457,9 +523,9 @@ class Condition:
     levels: tuple = ()
 
     def __post_init__(self) -> None:
-        if self.unit not in ("", "date", "duration") and not is_quantity_unit(self.unit):
-            raise ValueError(f"Condition unit must be '', 'date', 'duration' or a text "
-                             f"with '{{}}' for the number, got {self.unit!r}")
+        if self.unit not in _UNITS and not is_quantity_unit(self.unit):
+            raise ValueError(f"Condition unit must be one of {list(_UNITS)} or a text with "
+                             f"'{{}}' for the number, got {self.unit!r}")
         if self.levels:
             object.__setattr__(self, "levels", tuple(level_key(v) for v in self.levels))
             rank = _plain(self.value)
@@ -488,7 +554,7 @@ class Condition:
         value = _plain(self.value)
         if self.is_missing_indicator:
             return f"{self.feature} is {'not ' if negated else ''}missing"
-        if self.unit == "date" and self.op != "==":
+        if self.unit.startswith("date") and self.op != "==":
             shown = format_day(value)
         elif self.unit == "duration" and self.op != "==":
             shown = format_duration(value)
@@ -498,7 +564,7 @@ class Condition:
             shown = str(int(value)) if abs(value) < 1e15 else repr(value)
         else:
             shown = str(value)
-        if self.unit not in ("", "date", "duration") and self.op != "==":
+        if self.unit not in _UNITS and self.op != "==":
             shown = format_quantity(shown, self.unit)
         text = f"{self.feature} {_SHOWN_OP[op]} {shown}"
         if negated and self.nullable and self.op != "==" and not missing_settled:
@@ -524,13 +590,15 @@ class Condition:
             numeric = np.full(len(values), np.nan)
             if self.levels:
                 numeric = level_ranks(values, self.levels)
-            elif self.unit in ("date", "duration"):
-                days = (date_days if self.unit == "date" else duration_days)(values[~miss])
+            elif self.unit.startswith("date") or self.unit == "duration":
+                unit = self.unit[:4] if self.unit.startswith("date") else self.unit
+                days = date_days(values[~miss], self.unit[5:] or None) if unit == "date" \
+                    else duration_days(values[~miss])
                 if days is None:
-                    raise ValueError(f"feature {self.feature!r} holds {self.unit}s, but some "
-                                     f"values are not {self.unit}s" + (
+                    raise ValueError(f"feature {self.feature!r} holds {unit}s, but some "
+                                     f"values are not {unit}s" + (
                                          " (ISO 8601 strings such as 2004-01-31, datetime64 "
-                                         "or datetime objects)" if self.unit == "date" else
+                                         "or datetime objects)" if unit == "date" else
                                          " (timedelta64, timedelta objects or strings such "
                                          "as '3 days 04:00:00')"))
                 numeric[~miss] = days

@@ -432,7 +432,7 @@ def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
 
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
 @pytest.mark.parametrize("form", ["datetime64", "iso-strings", "utc-strings", "month-names",
-                                  "timestamps"])
+                                  "us-strings", "timestamps"])
 def test_dates_are_ordered_features_printed_as_dates(est, form):
     """A date column (datetime64, ISO strings -- with a UTC offset too, as R writes times to
     CSV files: carData/MplsStops, mosaicData/Birthdays -- or Timestamp objects; NaT missing)
@@ -443,6 +443,7 @@ def test_dates_are_ordered_features_printed_as_dates(est, form):
              "iso-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%d")),
              "utc-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%dT%H:%M:%SZ")),
              "month-names": X.assign(visit=X["visit"].dt.strftime("%d %b %Y")),
+             "us-strings": X.assign(visit=X["visit"].dt.strftime("%m/%d/%Y")),
              "timestamps": X.assign(visit=X["visit"].astype(object))}
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)   # no column dropped as ID-like
@@ -507,6 +508,25 @@ def test_strings_that_are_not_all_dates_stay_categorical():
                    ["May", "June", "July"], ["Feb-2018", "Mar-2018", "soon"]):
         tb = ThresholdBinarizer().fit(pd.DataFrame({"d": values * 10}))
         assert tb.feature_kinds_["d"] == "categorical", values
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_dates_in_numbers_are_read_in_the_order_fit_saw(est, tmp_path):
+    """Day-first dates (24.06.2009) are read day first, and so is a later batch whose
+    dates alone could be read either way (05.06.2004), in a saved model too; a column
+    whose dates do not tell the order (5/6/2016 and 6/5/2016 only) stays categorical."""
+    X, y = visits()
+    fit_on = X.assign(visit=X["visit"].dt.strftime("%d.%m.%Y"))
+    est.fit(fit_on, y)
+    again = type(est).load(est.save(tmp_path / "m.json"))
+    one = X.head(2).assign(visit=["05.06.2004", "12.01.2001"])   # June 5th, January 12th
+    for model in (est, again):
+        assert model.predict(one).tolist() == ["late", "early"]
+        assert (model.predict(fit_on) == est.predict(X)).all()
+    with pytest.raises(FeatureTypeError, match=r"\['06/24/2004'\].*read day first"):
+        est.predict(X.head(1).assign(visit="06/24/2004"))
+    tb = ThresholdBinarizer().fit(pd.DataFrame({"d": ["5/6/2016", "6/5/2016", "1/2/2017"] * 5}))
+    assert tb.feature_kinds_ == {"d": "categorical"}
 
 
 def test_month_name_dates():

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.rules import MISSING, is_quantity_unit
+from satrules.rules import DATE_ORDERS, MISSING, is_quantity_unit
 
 __all__ = ["check_loaded"]
 
@@ -150,6 +150,12 @@ def _check_encoder(encoder: Any, est: Any) -> None:
             for unit, k in zip(units, kinds, strict=True)):
         _fail("encoder_.units must hold the unit (a text with '{}' for the number) of each "
               "quantity feature and None for every other")
+    orders = getattr(encoder, "date_orders", None) or [None] * len(kinds)
+    if not isinstance(orders, list) or len(orders) != len(kinds) or any(
+            order is not None and (k != "date" or order not in DATE_ORDERS)
+            for order, k in zip(orders, kinds, strict=True)):
+        _fail(f"encoder_.date_orders must hold, per feature, None or (for a date feature) "
+              f"one of {list(DATE_ORDERS)}")
     levels = getattr(encoder, "levels", None) or [None] * len(kinds)
     if not isinstance(levels, list) or len(levels) != len(kinds) or any(
             (lv is not None) != (k == "ordered") or (lv is not None and (
@@ -211,6 +217,11 @@ def _check_binarizer(binarizer: Any) -> list | None:
                     and isinstance(values[0], tuple) and values[0]):
                 _fail(f"{where}: an ordered feature's values must be (levels, thresholds)")
             levels, values = values
+        if kind == "date" and isinstance(values, tuple):   # (order, thresholds)
+            if len(values) != 2 or values[0] not in DATE_ORDERS:
+                _fail(f"{where}: a date feature's values must be thresholds or (order, "
+                      f"thresholds) with the order one of {list(DATE_ORDERS)}")
+            order, values = values
         if kind == "quantity":   # (the unit's text, thresholds)
             if not (isinstance(values, tuple) and len(values) == 2
                     and isinstance(values[0], str) and is_quantity_unit(values[0])):
@@ -236,6 +247,8 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 values = (levels, values)
             if kind == "quantity":
                 values = (unit, values)
+            if kind == "date" and isinstance(spec[1], tuple):
+                values = (order, values)
         elif kind == "categorical" and not isinstance(values, list):
             _fail(f"{where}: categories must be a list")
         expected.extend(binarizer._feature_conditions(f, name, kind, values, with_missing))

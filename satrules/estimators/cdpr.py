@@ -41,7 +41,7 @@ from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.mining import mine_rules
-from satrules.rules import level_ranks, missing_mask
+from satrules.rules import date_order, level_ranks, missing_mask
 
 __all__ = ["CDPRClassifier"]
 
@@ -72,6 +72,7 @@ class _ColumnEncoder:
         self.kinds, self.categories, self.nullable, self.dropped = [], [], [], {}
         self.levels = [None] * X.shape[1]
         self.units = [None] * X.shape[1]   # a quantity's unit text ("{}%")
+        self.date_orders = [None] * X.shape[1]   # dates in numbers: "mdy" or "dmy"
         for j in range(X.shape[1]):
             column = X[:, j]
             miss = missing_mask(column)
@@ -86,6 +87,8 @@ class _ColumnEncoder:
                                                categorical=j in categorical)
                 if kind == "quantity":
                     self.units[j], numeric = numeric
+                if kind == "date":
+                    self.date_orders[j] = date_order(values)
             if kind == "id":
                 self.dropped[self.names[j]] = numeric
                 kind, cats = "dropped", None
@@ -161,6 +164,10 @@ class _ColumnEncoder:
             elif kind == "quantity":
                 values = np.full(len(column), np.nan)
                 values[~miss] = quantity_values(column[~miss], self.names[j], self.units[j])
+            elif kind == "date":   # files saved before date_orders existed have none
+                values = np.full(len(column), np.nan)
+                orders = getattr(self, "date_orders", None) or [None] * len(kinds)
+                values[~miss] = date_values(column[~miss], self.names[j], orders[j])
             elif kind in _NUMERIC_KINDS:
                 values = np.full(len(column), np.nan)
                 values[~miss] = _VALUES[kind](column[~miss], self.names[j])
