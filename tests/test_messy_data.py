@@ -527,6 +527,11 @@ def test_dates_in_numbers_are_read_in_the_order_fit_saw(est, tmp_path):
         est.predict(X.head(1).assign(visit="06/24/2004"))
     tb = ThresholdBinarizer().fit(pd.DataFrame({"d": ["5/6/2016", "6/5/2016", "1/2/2017"] * 5}))
     assert tb.feature_kinds_ == {"d": "categorical"}
+    tb = ThresholdBinarizer().fit(fit_on[["visit"]])   # the conditions read day first too
+    raw, Xb = one["visit"].to_numpy(), tb.transform(one[["visit"]])
+    assert {c.unit for c in tb.conditions_ if c.op != "=="} == {"date:dmy"}
+    for c, cond in enumerate(tb.conditions_):
+        assert (Xb[:, c] == cond.holds(raw)).all()
 
 
 def test_month_name_dates():
