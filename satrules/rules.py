@@ -279,12 +279,18 @@ def format_duration(days: float) -> str:
 def quantity_parts(text: str) -> tuple[str, str, str] | None:
     """``(text before, number, text after)`` of a quantity string, the texts stripped of
     spaces, or None.  Before the number only currency signs may stand (``$``, ``€ ``: a
-    word there names a code, ``Zone 3``, not an amount); after it any short text without
-    digits (``%``, ``months``, ``mg/dl``)."""
+    word there names a code, ``Zone 3``, not an amount), after a sign of the number
+    (``-$5``); after it any short text without digits (``%``, ``months``, ``mg/dl``).
+
+    >>> quantity_parts("-$1,250.50"), quantity_parts("Zone 3")
+    (('$', '-1,250.50', ''), None)
+    """
     match = _QUANTITY.fullmatch(text.strip())
     if match is None:
         return None
     before, number, after = match.group(1).strip(), match.group(2), match.group(3).strip()
+    if before[:1] in ("-", "+") and number[:1] not in ("-", "+"):   # -$5: a negative amount
+        number, before = before[0] + number, before[1:].strip()
     if any(unicodedata.category(c) != "Sc" for c in before) or len(after) > _QUANTITY_SUFFIX \
             or "{" in before + after or "}" in before + after:
         return None
@@ -382,13 +388,18 @@ def format_quantity(number: str, unit: str) -> str:
 
     >>> format_quantity("12500", "${:,}"), format_quantity("13.5", "{}%")
     ('$12,500', '13.5%')
+    >>> format_quantity("-5", "${:,}")   # the sign before a currency sign
+    '-$5'
     """
-    if "{:,}" in unit:
+    mark = "{:,}" if "{:,}" in unit else "{}"
+    if mark == "{:,}":
         match = re.fullmatch(r"(-?)(\d+)(\.\d+)?", number)
         if match:
             number = f"{match.group(1)}{int(match.group(2)):,}{match.group(3) or ''}"
-        return unit.replace("{:,}", number, 1)
-    return unit.replace("{}", number, 1)
+    before, _, after = unit.partition(mark)
+    if before and number.startswith("-"):
+        return f"-{before}{number[1:]}{after}"
+    return f"{before}{number}{after}"
 
 
 def format_day(days: float) -> str:

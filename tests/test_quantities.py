@@ -100,6 +100,7 @@ def test_which_strings_are_quantities():
     assert unit("€ 12", "€3.5") == "€{}"
     assert unit("1,250", "980", "12,000,000") == "{:,}"
     assert unit("-5 kg", "+3 kg") == "{} kg"
+    assert unit("$1,250", "-$5", "$-7.5") == "${:,}"   # refunds: the sign before the $
     for not_one in (["13.5%", "7 percent"],       # two units
                     ["12", "13.5"],               # plain numbers: numeric already
                     ["Zone 3", "Zone 5"],         # a word before the number: a code
