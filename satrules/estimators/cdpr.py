@@ -48,7 +48,7 @@ __all__ = ["CDPRClassifier"]
 _METHODS = ("gra", "gdy", "local", "exact")
 #: encoder column kinds kept as one number per row (ordered: the rank of the level)
 _NUMERIC_KINDS = ("numeric", "date", "duration", "quantity", "ordered")
-_VALUES = {"numeric": numeric_values, "date": date_values, "duration": duration_values}
+_VALUES = {"numeric": numeric_values, "duration": duration_values}   # dates: their order
 _RESOLVE = ("accuracy", "coverage", "vote")
 
 
