@@ -1066,7 +1066,8 @@ def numeric_values(values: np.ndarray, name: str) -> np.ndarray:
             bad = list(dict.fromkeys(str(v) for v in values if _parse_number(v) is None))
             raise FeatureTypeError(
                 f"feature {name!r} was numeric in fit but holds non-numeric value(s) "
-                f"{bad[:5]}{' ...' if len(bad) > 5 else ''}; pass numbers (or NaN for missing)"
+                f"{bad[:5]}{' ...' if len(bad) > 5 else ''}; pass numbers, or NaN for missing "
+                f"(for a CSV: pandas.read_csv(..., na_values={bad[:1]}))"
             ) from None
     _check_finite(numeric, name)
     return numeric

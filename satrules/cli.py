@@ -9,9 +9,12 @@ no other file.
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import importlib
 import pkgutil
+import re
+import shlex
 import signal
 import sys
 import threading
@@ -92,6 +95,17 @@ def _plain_warnings(command: str):
         warnings.showwarning = original
 
 
+def _command_line_hint(message: str) -> str:
+    """``message`` with its advice for pandas users (``pandas.read_csv(..., na_values=['.'])``)
+    given as the option that does the same here (``--na-values .``)."""
+    def option(match: re.Match) -> str:
+        values = ast.literal_eval(match.group(1))
+        return "(here: " + " ".join(f"--na-values {shlex.quote(v)}" for v in values) + ")"
+
+    return re.sub(r"\(for a CSV: pandas\.read_csv\(\.\.\., na_values=(\[.*?\])\)\)", option,
+                  message)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (0 success, 1 failure, 2 usage)."""
     parser = build_parser()
@@ -106,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         with _terminate_like_interrupt(), _plain_warnings(args.command):
             return int(args.func(args) or 0)
     except (SatrulesError, ValueError, OSError) as exc:
-        print(f"satrules {args.command}: error: {exc}", file=sys.stderr)
+        print(f"satrules {args.command}: error: {_command_line_hint(str(exc))}",
+              file=sys.stderr)
         return 1
     except Terminated as exc:
         name = signal.Signals(exc.signum).name

@@ -399,3 +399,30 @@ def test_decimal_commas_with_thousands_dots_and_text_with_commas(tmp_path):
     assert X["a"].tolist() == [1234.5, 12.0, 3.0]
     assert X["b"].tolist() == [4.5, -0.25, 1000.0]
     assert X["c"].tolist() == ["x,1", "y,2", "z"]   # not numbers: stays text
+
+
+def test_na_values_option_reads_placeholders_as_missing(tmp_path, capsys):
+    """A '.' among numbers (SAS and Stata's missing value: medicaldata/opt) is refused
+    with a hint that names the command-line option; --na-values reads it as missing in
+    learn, predict and sweep."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=60).round(2)
+    frame = pd.DataFrame({"a": a.astype(str), "y": np.where(a > 0, "yes", "no")})
+    frame.loc[[3, 17], "a"] = "."
+    frame.to_csv(tmp_path / "dots.csv", index=False)
+    data, rules = str(tmp_path / "dots.csv"), str(tmp_path / "r.json")
+    assert main(["learn", data, "--target", "y", "--method", "imli", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "holds 2 non-numeric value(s): ['.']" in err and "(here: --na-values .)" in err
+    assert main(["learn", data, "--target", "y", "--method", "imli", "--na-values", ".",
+                 "--backend", "rc2", "--quiet", "--out", rules]) == 0
+    capsys.readouterr()
+    assert main(["predict", rules, data]) == 1   # the saved model does not know '.'
+    err = capsys.readouterr().err
+    assert "non-numeric value(s) ['.']" in err and "(here: --na-values .)" in err
+    assert main(["predict", rules, data, "--na-values", "."]) == 0
+    predicted = capsys.readouterr().out.splitlines()
+    assert len(predicted) == 61 and predicted[0].endswith("prediction")
+    assert main(["sweep", data, "--target", "y", "--method", "imli", "--na-values", ".",
+                 "--n-splits", "1", "--param", "backend=rc2", "--grid", "n_rules=1",
+                 "--out", str(tmp_path / "s.csv")]) == 0

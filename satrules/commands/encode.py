@@ -43,7 +43,7 @@ _ESTIMATOR = {"imli": "IMLIClassifier", "imlib": "IMLIBClassifier", "cdprl": "CD
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from satrules.commands.learn import add_ordered_argument
+    from satrules.commands.learn import add_na_argument, add_ordered_argument
 
     p = sub.add_parser(
         "encode", help="export a learning problem as WCNF for an external MaxSAT solver",
@@ -60,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        metavar=flag.lstrip("-").upper().replace("-", "_"))
     p.add_argument("--random-state", type=int, default=0, help="seed of the rule mining (cdprl)")
     add_ordered_argument(p)
+    add_na_argument(p)
     p.add_argument("--format", choices=["2022", "legacy"], default="2022",
                    help="WCNF dialect (default: MaxSAT Evaluation 2022)")
     p.add_argument("--out", required=True, metavar="model.wcnf")
@@ -189,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     from satrules.commands.learn import declare_ordered, read_table
     from satrules.ir.wcnf import write_wcnf
 
-    X, y = read_table(args.data, args.target)
+    X, y = read_table(args.data, args.target, args.na_values)
     X = declare_ordered(X, args.ordered)
     encode = _encode_cdprl if args.method == "cdprl" else _encode_rules
     model, skeleton, layout, extra = encode(args, X, y)

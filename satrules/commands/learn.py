@@ -135,11 +135,13 @@ def _decimal_commas(frame: Any) -> Any:
     return frame
 
 
-def read_table(path: str, target: str | None = None):
+def read_table(path: str, target: str | None = None, na_values: Sequence[str] = ()):
     """Read a CSV file with a header; return ``(X, y)`` (``y`` is None without ``target``).
 
     Empty cells and the usual markers (``NA``, ``NaN``, ``NULL``, ``N/A``...: see
-    :data:`NA_MARKERS`) are missing values; the word ``None`` is a category.
+    :data:`NA_MARKERS`) are missing values, and so are the cell texts in ``na_values``
+    (``--na-values``: ``.`` as SAS and Stata write a missing value, ``?``, ``-``); the
+    word ``None`` is a category.
 
     The separator is the one of ``,``, ``;``, tab and ``|`` that splits the header into
     the most fields.  In a file not separated by commas, a column whose values are all
@@ -170,7 +172,8 @@ def read_table(path: str, target: str | None = None):
         raise ValueError(f"CSV file {path!r} has duplicate column names: {', '.join(dupes)}")
     try:
         frame = pd.read_csv(io.StringIO(text, newline=""), sep=sep, skipinitialspace=True,
-                            keep_default_na=False, na_values=list(NA_MARKERS))
+                            keep_default_na=False,
+                            na_values=list(NA_MARKERS) + [str(v) for v in na_values])
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
     if len(frame) == 0:
@@ -251,6 +254,14 @@ def add_ordered_argument(p: argparse.ArgumentParser) -> None:
                    help="a column whose values are ordered levels (lowest first), cut at "
                         "thresholds between them (stage <= II) instead of one-hot encoded; "
                         "repeat for more columns")
+
+
+def add_na_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--na-values TEXT`` option of the commands that read a CSV file."""
+    p.add_argument("--na-values", action="append", default=[], metavar="TEXT",
+                   help="a cell text that means a missing value, besides empty cells and NA, "
+                        "NaN, NULL, N/A... (e.g. '.', as SAS and Stata write one); repeat "
+                        "for more")
 
 
 def make_estimator(method: str, params: Mapping[str, Any] | None = None):
@@ -372,6 +383,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='external MaxSAT solver for the exact solves, e.g. "rc2.py -vv" (the '
                         "'wcnf' backend: split like a shell would, never run through one)")
     add_ordered_argument(p)
+    add_na_argument(p)
     p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -382,7 +394,7 @@ def run(args: argparse.Namespace) -> int:
     from satrules._progress import quiet_progress
     from satrules.report import rules_text
 
-    X, y = read_table(args.data, args.target)
+    X, y = read_table(args.data, args.target, args.na_values)
     X = declare_ordered(X, args.ordered)
     params = method_params(args)
     if args.solver_cmd is not None:

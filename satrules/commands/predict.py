@@ -9,6 +9,8 @@ import numpy as np
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from satrules.commands.learn import add_na_argument
+
     p = sub.add_parser(
         "predict", help="predict with a saved rule set",
         description="Load rules.json (from `satrules learn`) and predict every row of "
@@ -23,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write the input rows with a `prediction` column (else stdout)")
     p.add_argument("--target", help="label column to drop and score against "
                                     "(default: the target saved in rules.json, if present)")
+    add_na_argument(p)
     p.set_defaults(func=run)
 
 
@@ -34,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if not hasattr(est, "predict"):
         raise ValueError(f"{args.rules} holds a bare rule set without its binarization; "
                          "it cannot predict raw data")
-    frame, _ = read_table(args.data)
+    frame, _ = read_table(args.data, na_values=args.na_values)
     target = args.target
     if target is None:
         target = _saved_target(args.rules)

@@ -7,6 +7,8 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from satrules.commands.learn import add_na_argument
+
     p = sub.add_parser(
         "report", help="write an offline HTML report of a rule set on a data set",
         description="Evaluate rules.json on DATA.csv and write ONE self-contained HTML page: "
@@ -23,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "comparison plot")
     p.add_argument("--title", help="page title")
     p.add_argument("--out", required=True, metavar="report.html")
+    add_na_argument(p)
     p.set_defaults(func=run)
 
 
@@ -40,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     target = args.target or _saved_target(args.rules)
     if target is None:
         raise ValueError("give --target: rules.json does not name the label column")
-    X, y = read_table(args.data, target)
+    X, y = read_table(args.data, target, args.na_values)
     sweep = pd.read_csv(args.sweep) if args.sweep else None
     metrics = write_report(est, X, y, args.out, sweep=sweep, benchmarks=args.benchmarks,
                            title=args.title)
