@@ -215,3 +215,35 @@ def test_dates_durations_and_numbers_still_win_over_quantities():
         warnings.simplefilter("ignore")
         kinds = ThresholdBinarizer().fit(X).feature_kinds_
     assert kinds == {"a": "date", "b": "duration", "c": "binary", "d": "quantity"}
+
+
+#: pieces of the texts a CSV export holds: numbers, signs, units, month names, separators
+PIECES = ["1", "12", "1,250", "0.5", "2004", "13", "31", "$", "€", "%", " kg", " months",
+          "-", "+", "/", ".", ":", " ", ",", "Jan", "may", "Sept", "T", "Z", "days", "x", "?"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=st.lists(st.one_of(st.none(), st.lists(st.sampled_from(PIECES), min_size=1,
+                                                     max_size=6).map("".join)),
+                      min_size=2, max_size=25))
+def test_any_text_column_is_read_or_refused_by_name(texts):
+    """Whatever a text column holds, the binarizer reads it (each column then equals its
+    condition on the raw texts, at fit and on the same texts at transform) or refuses it
+    with a FeatureTypeError or ValueError that names it: no other exception escapes the
+    readers of numbers, quantities, dates and durations."""
+    X = pd.DataFrame({"t": pd.Series(texts, dtype=object), "n": np.arange(len(texts))})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tb = ThresholdBinarizer(max_levels=None).fit(X)
+    except FeatureTypeError as err:
+        assert "'t'" in str(err)
+        return
+    except ValueError as err:
+        assert "every feature is constant" in str(err)
+        return
+    Xb = tb.transform(X)
+    raw = X["t"].to_numpy()
+    for c, cond in enumerate(tb.conditions_):
+        if cond.feature == "t":
+            assert (Xb[:, c] == cond.holds(raw)).all(), (cond, texts)
