@@ -417,12 +417,17 @@ def test_na_values_option_reads_placeholders_as_missing(tmp_path, capsys):
     assert main(["learn", data, "--target", "y", "--method", "imli", "--na-values", ".",
                  "--backend", "rc2", "--quiet", "--out", rules]) == 0
     capsys.readouterr()
-    assert main(["predict", rules, data]) == 1   # the saved model does not know '.'
-    err = capsys.readouterr().err
-    assert "non-numeric value(s) ['.']" in err and "(here: --na-values .)" in err
-    assert main(["predict", rules, data, "--na-values", "."]) == 0
+    assert main(["predict", rules, data]) == 0   # the saved model keeps '.'
     predicted = capsys.readouterr().out.splitlines()
     assert len(predicted) == 61 and predicted[0].endswith("prediction")
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["extra"]["na_values"] == ["."]
+    del doc["extra"]["na_values"]   # a model saved without them: predict names the '.'
+    (tmp_path / "bare.json").write_text(json.dumps(doc))
+    assert main(["predict", str(tmp_path / "bare.json"), data]) == 1
+    err = capsys.readouterr().err
+    assert "non-numeric value(s) ['.']" in err and "(here: --na-values .)" in err
+    assert main(["predict", str(tmp_path / "bare.json"), data, "--na-values", "."]) == 0
     assert main(["sweep", data, "--target", "y", "--method", "imli", "--na-values", ".",
                  "--n-splits", "1", "--param", "backend=rc2", "--grid", "n_rules=1",
                  "--out", str(tmp_path / "s.csv")]) == 0

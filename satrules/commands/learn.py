@@ -261,7 +261,7 @@ def add_na_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--na-values", action="append", default=[], metavar="TEXT",
                    help="a cell text that means a missing value, besides empty cells and NA, "
                         "NaN, NULL, N/A... (e.g. '.', as SAS and Stata write one); repeat "
-                        "for more")
+                        "for more (a file saved by learn keeps them for predict and report)")
 
 
 def make_estimator(method: str, params: Mapping[str, Any] | None = None):
@@ -416,6 +416,7 @@ def run(args: argparse.Namespace) -> int:
         serialization.save(est, args.out, metrics=row, extra={
             "command": "learn", "data": args.data, "target": args.target,
             "method": args.method, "test_size": args.test_size,
-            "random_state": args.random_state})
+            "random_state": args.random_state,
+            **({"na_values": list(args.na_values)} if args.na_values else {})})
         print(f"\nsaved {args.out}", file=sys.stderr)
     return 0

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if not hasattr(est, "predict"):
         raise ValueError(f"{args.rules} holds a bare rule set without its binarization; "
                          "it cannot predict raw data")
-    frame, _ = read_table(args.data, na_values=args.na_values)
+    frame, _ = read_table(args.data, na_values=saved_na_values(args.rules, args.na_values))
     target = args.target
     if target is None:
         target = _saved_target(args.rules)
@@ -97,7 +97,9 @@ def _accuracy_line(target: str, pred: np.ndarray, y: np.ndarray) -> str:
     return f"accuracy on {target!r}: {acc:.4f} ({len(y)} rows)"
 
 
-def _saved_target(path: str) -> str | None:
+def _saved_extra(path: str) -> dict:
+    """The ``extra`` object of a rule-set file (what ``satrules learn`` noted: the target,
+    the ``--na-values``...), empty when there is none."""
     import json
 
     with open(path, encoding="utf-8") as fh:
@@ -105,5 +107,20 @@ def _saved_target(path: str) -> str | None:
     if extra is not None and not isinstance(extra, dict):
         raise ValueError(f"{path}: invalid rule-set file: field extra: expected an object, "
                          f"got {type(extra).__name__}")
-    target = (extra or {}).get("target")
+    return extra or {}
+
+
+def _saved_target(path: str) -> str | None:
+    target = _saved_extra(path).get("target")
     return target if isinstance(target, str) else None
+
+
+def saved_na_values(path: str, given: list) -> list:
+    """The ``--na-values`` of ``satrules learn`` saved in the file at ``path``, then those
+    ``given`` on this command line."""
+    saved = _saved_extra(path).get("na_values")
+    if saved is not None and not (isinstance(saved, list)
+                                  and all(isinstance(v, str) for v in saved)):
+        raise ValueError(f"{path}: invalid rule-set file: field extra.na_values: expected a "
+                         "list of strings")
+    return list(dict.fromkeys([*(saved or []), *given]))
