@@ -73,6 +73,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import re
@@ -98,6 +99,7 @@ from satrules.rules import (
     quantity_numbers,
     quantity_parts,
     quantity_unit,
+    written_as,
 )
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
@@ -340,6 +342,35 @@ def _check_stray_quantities(values: np.ndarray, name: str) -> None:
         f"na_values={[str(odd[0])]}))")
 
 
+def _almost_read(values: np.ndarray) -> str:
+    """For the warning on a column dropped as ID-like: a note when at least
+    ``NUMERIC_SHARE`` of its values are written as dates or as durations
+    (:func:`satrules.rules.written_as`), but not all (so the column was not read as such),
+    with one value of each side; else ''."""
+    counts = Counter(values.tolist())
+    first = list(itertools.islice(counts, 100))   # a quick look first: names stop here
+    if sum(not isinstance(v, str) or written_as(v) is None for v in first) > len(first) // 4:
+        return ""
+    allowed = (1 - NUMERIC_SHARE) * len(values)
+    forms, n_other, other = Counter(), 0, None
+    for value, count in counts.items():   # stops once too many values are neither
+        form = written_as(value) if isinstance(value, str) else None
+        if form is None:
+            n_other, other = n_other + count, other if other is not None else value
+            if n_other > allowed:
+                return ""
+        else:
+            forms[form] += count
+    if not forms or other is None:
+        return ""
+    form, n_read = forms.most_common(1)[0]
+    if n_read < NUMERIC_SHARE * len(values):
+        return ""
+    read = next(v for v in counts if isinstance(v, str) and written_as(v) == form)
+    return (f"; {n_read} of its {len(values)} values are {form}s (such as {read!r}) but not "
+            f"all (such as {other!r}): write them alike to use the column")
+
+
 def _check_finite(numeric: np.ndarray, name: str) -> None:
     if np.isinf(numeric).any():
         raise ValueError(f"infinity (inf) in feature {name!r}; remove or clip it")
@@ -575,7 +606,8 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         limit = _level_limit(max_levels, len(values))
         if limit is not None and n_levels > limit:
             return "id", (f"{n_levels} distinct values in {len(values)} rows (more than "
-                          f"max_levels={limit}): an identifier, not a category")
+                          f"max_levels={limit}): an identifier, not a category"
+                          + ("" if categorical else _almost_read(values)))
         return "categorical", None
     if max_levels is not None and len(numeric) >= 20 and np.all(numeric == np.round(numeric)):
         steps = np.diff(numeric)

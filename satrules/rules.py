@@ -232,6 +232,19 @@ def _written_dates(values: np.ndarray, order: str | None = None) -> list | None:
     return [iso[v] for v in items]
 
 
+def written_as(text: str) -> str | None:
+    """``"date"`` or ``"duration"`` when ``text`` is written as a date or a duration this
+    module reads (by its form alone: ``2004-02-31`` passes), else None.
+
+    >>> written_as("6/24/2009"), written_as("02:09:06"), written_as("22:07")
+    ('date', 'duration', None)
+    """
+    text = text.strip()
+    if _ISO_DATE.fullmatch(text) or _NUMERIC_DATE.fullmatch(text) or _month_name_date(text):
+        return "date"
+    return "duration" if _DURATION.fullmatch(text) else None
+
+
 def duration_days(values: np.ndarray) -> np.ndarray | None:
     """Return non-missing duration ``values`` as days (float64), or None.
 

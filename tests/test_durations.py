@@ -127,3 +127,25 @@ def test_dates_still_win_over_durations():
         warnings.simplefilter("ignore")
         kinds = ThresholdBinarizer().fit(X).feature_kinds_
     assert kinds == {"a": "date", "b": "duration", "c": "binary"}
+
+
+def test_a_column_almost_all_durations_says_so_when_dropped():
+    """Stat2Data/Marathon's `Time`: 1,122 times written 38:31:00 and four written 22:07.
+    The column is not read as durations, and the warning that drops it says why."""
+    times = [f"{m}:{s:02d}:00" for m, s in zip(range(30, 90), range(60), strict=False)] * 2
+    X = pd.DataFrame({"time": times + ["22:07"], "x": np.linspace(0, 1, len(times) + 1) ** 2})
+    with pytest.warns(UserWarning, match=r"'time': .*an identifier, not a category; 120 of its "
+                                         r"121 values are durations \(such as '30:00:00'\) but "
+                                         r"not all \(such as '22:07'\): write them alike"):
+        tb = ThresholdBinarizer().fit(X)
+    assert tb.feature_kinds_["time"] == "dropped"
+    days = [f"{1 + i % 12}/{1 + i % 28}/{2000 + i // 12}" for i in range(120)] + ["soon"]
+    with pytest.warns(UserWarning, match=r"120 of its 121 values are dates \(such as "
+                                         r"'1/1/2000'\) but not all \(such as 'soon'\)"):
+        ThresholdBinarizer().fit(X.assign(time=days))
+    # names are dropped with no such note
+    names = pd.DataFrame({"who": [f"person {i}" for i in range(121)],
+                          "x": np.linspace(0, 1, 121) ** 2})
+    with pytest.warns(UserWarning) as record:
+        ThresholdBinarizer().fit(names)
+    assert "values are" not in str(record[0].message)
