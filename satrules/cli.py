@@ -99,8 +99,11 @@ def _command_line_hint(message: str) -> str:
     """``message`` with its advice for pandas users (``pandas.read_csv(..., na_values=['.'])``)
     given as the option that does the same here (``--na-values .``)."""
     def option(match: re.Match) -> str:
-        values = ast.literal_eval(match.group(1))
-        return "(here: " + " ".join(f"--na-values {shlex.quote(v)}" for v in values) + ")"
+        try:
+            values = ast.literal_eval(match.group(1))
+        except (ValueError, SyntaxError):   # a value with "])" in it: keep the advice as is
+            return match.group(0)
+        return "(here: " + " ".join(f"--na-values {shlex.quote(str(v))}" for v in values) + ")"
 
     return re.sub(r"\(for a CSV: pandas\.read_csv\(\.\.\., na_values=(\[.*?\])\)\)", option,
                   message)

@@ -431,3 +431,13 @@ def test_na_values_option_reads_placeholders_as_missing(tmp_path, capsys):
     assert main(["sweep", data, "--target", "y", "--method", "imli", "--na-values", ".",
                  "--n-splits", "1", "--param", "backend=rc2", "--grid", "n_rules=1",
                  "--out", str(tmp_path / "s.csv")]) == 0
+
+
+def test_command_line_hint_quotes_values_and_never_fails():
+    from satrules.cli import _command_line_hint
+
+    advice = "replace them (for a CSV: pandas.read_csv(..., na_values={}))"
+    assert _command_line_hint(advice.format("['.']")) == "replace them (here: --na-values .)"
+    assert _command_line_hint(advice.format("['no data']")).endswith("--na-values 'no data')")
+    odd = advice.format("['x'") + "]"   # not a list literal: the advice is kept as it is
+    assert _command_line_hint(odd) == odd
