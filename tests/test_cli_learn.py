@@ -401,6 +401,24 @@ def test_decimal_commas_with_thousands_dots_and_text_with_commas(tmp_path):
     assert X["c"].tolist() == ["x,1", "y,2", "z"]   # not numbers: stays text
 
 
+def test_decimal_commas_with_a_unit_are_quantities(tmp_path):
+    """A ';' file as Excel writes it in much of Europe: 13,5 % and € 1.250,50 are read with
+    decimal points, as quantities; units that differ keep the text as written."""
+    from satrules.binarize import ThresholdBinarizer
+    from satrules.commands.learn import read_table
+
+    path = tmp_path / "eu.csv"
+    path.write_text("rate;amount;dose;y\n13,5 %;€ 1.250,50;1,5 mg;1\n7 %;€ 980,00;2 g;0\n"
+                    "22,25 %;€ 12.000,00;1,5 mg;1\n9,9 %;;2 g;0\n", encoding="utf-8")
+    X, _ = read_table(str(path), "y")
+    assert X["rate"].tolist() == ["13.5 %", "7 %", "22.25 %", "9.9 %"]
+    assert X["amount"].tolist()[:3] == ["€ 1250.50", "€ 980.00", "€ 12000.00"]
+    assert X["dose"].tolist() == ["1,5 mg", "2 g", "1,5 mg", "2 g"]   # mg and g: a category
+    tb = ThresholdBinarizer().fit(X)
+    assert tb.feature_kinds_ == {"rate": "quantity", "amount": "quantity", "dose": "binary"}
+    assert "amount <= €980" in tb.get_feature_names_out()
+
+
 def test_na_values_option_reads_placeholders_as_missing(tmp_path, capsys):
     """A '.' among numbers (SAS and Stata's missing value: medicaldata/opt) is refused
     with a hint that names the command-line option; --na-values reads it as missing in

@@ -77,6 +77,8 @@ ENCODINGS: tuple[str, ...] = ("utf-8-sig", "cp1252", "latin-1")
 #: a number as written where the comma is the decimal mark: ``4,5``, ``-0,25``, ``12``,
 #: ``1.234,5`` (dots group thousands)
 _DECIMAL_COMMA = r"\s*[+-]?(\d{1,3}(\.\d{3})+|\d+)?(,\d+)?([eE][+-]?\d+)?\s*"
+#: such a number with a text before and after it (``13,5 %``, ``€ 1.250,50``)
+_QUANTITY_COMMA = r"^(\D*?)([+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?)(\D*)$"
 
 
 def _read_text(path: str) -> str:
@@ -120,18 +122,32 @@ def _csv_header(path: str, text: str) -> tuple[list[str], str]:
 
 def _decimal_commas(frame: Any) -> Any:
     """``frame`` with every text column whose values are all numbers written with a
-    decimal comma (``4,5``, ``1.234,5``; at least one comma) read as numbers."""
+    decimal comma (``4,5``, ``1.234,5``; at least one comma) read as numbers, and every
+    text column of such numbers written with a unit (``13,5 %``, ``€ 1.250,50``) rewritten
+    with decimal points (``13.5 %``, ``€ 1250.50``) when that makes it a quantity
+    (:func:`satrules.rules.quantity_unit`)."""
     from pandas.api.types import is_object_dtype, is_string_dtype
+
+    from satrules.rules import quantity_unit
 
     for name in frame.columns:
         column = frame[name]
         if not (is_object_dtype(column) or is_string_dtype(column)):
             continue
         text = column.dropna().astype(str)
-        if len(text) and text.str.contains(",").any() and \
-                text.str.fullmatch(_DECIMAL_COMMA).all() and text.str.contains(r"\d").all():
+        if not len(text) or not text.str.contains(",").any():
+            continue
+        if text.str.fullmatch(_DECIMAL_COMMA).all() and text.str.contains(r"\d").all():
             frame[name] = column.str.replace(".", "", regex=False) \
                 .str.replace(",", ".", regex=False).astype(float)
+            continue
+        parts = text.str.extract(_QUANTITY_COMMA)
+        if parts[1].isna().any():
+            continue
+        rewritten = parts[0] + parts[1].str.replace(".", "", regex=False) \
+            .str.replace(",", ".", regex=False) + parts[2]
+        if quantity_unit(rewritten.to_numpy(dtype=object)) is not None:
+            frame.loc[text.index, name] = rewritten
     return frame
 
 
