@@ -15,7 +15,6 @@ from satrules.exceptions import ModelSizeError
 from satrules.heuristics import coverage, exhaustive_cdprl, is_feasible
 from satrules.ir import Status
 from tests.strategies import cdpr_worked_example as worked_example
-from tests.timing import SLACK
 
 ENGINES = available_backends(exclude={"wcnf", "portfolio"})
 BETAS = [0, 0.25, 1 / 3, 0.5, 2 / 3, 1.0]
@@ -171,15 +170,38 @@ def test_time_limited_answer_is_never_below_the_warm_start():
 
 
 @pytest.mark.skipif("cpsat" not in ENGINES, reason="needs the cpsat backend")
-def test_time_limit_covers_the_whole_call():
-    """Issue 13 item 4: encoding, warm start, bounds and solve fit in the limit (+30 s slack)."""
-    import time
+def test_time_limit_covers_the_whole_call(monkeypatch):
+    """Issue 13 item 4: encoding, warm start, bounds and solve fit in the limit.
 
+    On a virtual clock that moves 1.9 s while the model is encoded, the engine is left at
+    most the last 0.1 s of a 2 s limit, and the answer is still feasible (the warm
+    start).  A clock of our own, not the wall's, so load cannot flake the test; the wall
+    times are measured by benchmarks/bench_time_limits.py.
+    """
+    from types import SimpleNamespace
+
+    from satrules import cdpr
+
+    now = [0.0]
+    budgets = []
+    encode, engine = cdpr.encode_cdprl, cdpr.solve
+
+    def slow_encode(*args, **kwargs):
+        enc = encode(*args, **kwargs)
+        now[0] += 1.9
+        return enc
+
+    def recording_engine(*args, time_limit=None, **kwargs):
+        budgets.append(time_limit)
+        return engine(*args, time_limit=time_limit, **kwargs)
+
+    monkeypatch.setattr(cdpr, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    monkeypatch.setattr(cdpr, "encode_cdprl", slow_encode)
+    monkeypatch.setattr(cdpr, "solve", recording_engine)
     rng = np.random.default_rng(6)
     covers = rng.random((300, 4000)) < 0.04
-    start = time.perf_counter()
     res = solve_exact(covers, 0.2, 10, backend="cpsat", time_limit=2, seed=0)
-    assert time.perf_counter() - start < 2 + SLACK  # generous: only an unbounded overrun fails
+    assert budgets and all(b is not None and b <= 0.1 + 1e-9 for b in budgets), budgets
     assert res.status.is_feasible
 
 

@@ -26,7 +26,6 @@ from satrules.ir import wcnf as wcnf_module
 from tests.backends.conftest import BACKEND_OPTIONS
 from tests.reliability.test_wcnf_fuzz import _outcome, documents
 from tests.strategies import either_or_model
-from tests.timing import SLACK
 
 needs_highs = pytest.mark.skipif(not HiGHSBackend.available(), reason="highspy is not installed")
 
@@ -218,11 +217,13 @@ def _stuck_highs(monkeypatch, incumbent):
     """Make ``Highs.run`` a phase that never polls its clock (as root cut separation did).
 
     It reports ``incumbent`` (column values, or None) through the improving-solution
-    callback, then blocks until the returned event is set (or 120 s pass).
+    callback, then blocks until the returned event is set (or 120 s pass); the event's
+    ``ended`` event is set once it stops blocking.
     """
     import highspy
 
     release = threading.Event()
+    release.ended = threading.Event()
 
     def run(self):
         if incumbent is not None:
@@ -230,6 +231,7 @@ def _stuck_highs(monkeypatch, incumbent):
                                   objective_function_value=float("nan"))
             self.cbMipImprovingSolution.fire(None, "", out, None)
         release.wait(120)
+        release.ended.set()
         return highspy.HighsStatus.kOk
 
     monkeypatch.setattr(highspy.Highs, "run", run)
@@ -242,18 +244,20 @@ def test_highs_answers_although_the_engine_ignores_its_clock(monkeypatch, with_i
     """Row 12: an IMLI model with ``time_limit=3`` took 10.8 s and a 50k-clause file with
     ``--timeout 5`` 16-25 s: HiGHS phases that check the clock too rarely.
 
-    A stand-in engine that never stops must still give an answer about 1 s past the
-    limit: its last incumbent (FEASIBLE) or UNKNOWN.  The bound is very generous, so
-    load cannot flake it; before the fix the call took the full 120 s.
+    A stand-in engine that never stops must still give an answer past the limit, while
+    it is still blocked: its last incumbent (FEASIBLE) or UNKNOWN.  The test checks that
+    the answer came while the engine blocked, not a wall time, so load cannot flake it
+    (how late the answer comes is measured by benchmarks/bench_time_limits.py); before
+    the fix the call waited for the engine, the full 120 s.
     """
     model = either_or_model(3, 2)                     # columns x, y
     release = _stuck_highs(monkeypatch, [1.0, 1.0] if with_incumbent else None)
-    t0 = time.perf_counter()
     try:
         sol = solve(model, backend="highs", time_limit=1)
+        waited = release.ended.is_set()   # False: answered while the engine blocked
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + SLACK
+    assert not waited
     assert "overran the time limit" in sol.message
     if with_incumbent:
         assert sol.status is Status.FEASIBLE and sol.cost == 5 and sol.lower_bound == 1
@@ -287,9 +291,13 @@ def test_highs_feasible_incumbent_with_slack_relaxation_column_is_no_error():
 
 
 def _blocking(release: threading.Event):
-    """A stand-in for an engine step that never polls its clock (blocks until released)."""
+    """A stand-in for an engine step that never polls its clock (blocks until released,
+    or 120 s); ``release.ended`` is set once it stops blocking."""
+    release.ended = threading.Event()
+
     def step(*args, **kwargs):
         release.wait(120)
+        release.ended.set()
         raise RuntimeError("released after the test")
     return step
 
@@ -300,7 +308,8 @@ def test_rc2_answers_although_building_or_a_core_ignores_the_clock(monkeypatch, 
     clock started only after RC2 was built (7.8 s).
 
     Building RC2 and processing a core cannot be interrupted; a stand-in that blocks in
-    either must still give UNKNOWN about 1 s past the limit.  Before: the full 120 s.
+    either must still give UNKNOWN past the limit, while it is still blocked.  Before: the
+    call waited the full 120 s.
     """
     from pysat.examples import rc2 as pysat_rc2
 
@@ -309,29 +318,30 @@ def test_rc2_answers_although_building_or_a_core_ignores_the_clock(monkeypatch, 
         monkeypatch.setattr(pysat_rc2, "RC2", _blocking(release))
     else:
         monkeypatch.setattr(pysat_rc2.RC2, "compute", _blocking(release))
-    t0 = time.perf_counter()
     try:
         sol = solve(either_or_model(3, 2), backend="rc2", time_limit=1, stratified=False)
+        waited = release.ended.is_set()   # False: answered while the engine blocked
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + SLACK
+    assert not waited
     assert sol.status is Status.UNKNOWN and "did not stop" in sol.message
 
 
 def test_cpsat_answers_although_the_engine_ignores_stop(monkeypatch):
     """Row 13: cpsat took 34 s for a 15 s limit (10 s of building, then loading and
-    presolve past the rest).  A solve that ignores ``stop_search`` is abandoned ~1 s late.
+    presolve past the rest).  A solve that ignores ``stop_search`` is abandoned past the
+    limit, while it is still blocked.
     """
     from ortools.sat.python import cp_model
 
     release = threading.Event()
     monkeypatch.setattr(cp_model.CpSolver, "solve", _blocking(release))
-    t0 = time.perf_counter()
     try:
         sol = solve(either_or_model(3, 2), backend="cpsat", time_limit=1)
+        waited = release.ended.is_set()   # False: answered while the engine blocked
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + SLACK
+    assert not waited
     assert sol.status is Status.UNKNOWN and "did not stop" in sol.message
 
 
@@ -349,8 +359,8 @@ def test_cpsat_building_counts_against_the_limit():
 def test_staged_abandons_a_stage_that_never_answers(monkeypatch):
     """Row 13: ``auto``/``staged`` took 8.1 s for a 5 s limit (stage overruns add up).
 
-    A second stage that never returns is abandoned 1.5 s past the limit and the first
-    stage's incumbent is the answer.
+    A second stage that never returns is abandoned past the limit, while it still blocks,
+    and the first stage's incumbent is the answer.
     """
     from satrules.backends import registry
     from tests.backends.test_staged import FakeA, FakeB, _answer
@@ -360,13 +370,13 @@ def test_staged_abandons_a_stage_that_never_answers(monkeypatch):
     release = threading.Event()
     monkeypatch.setattr(FakeA, "answer", staticmethod(_answer("FEASIBLE", [True, False])))
     monkeypatch.setattr(FakeB, "answer", staticmethod(_blocking(release)))
-    t0 = time.perf_counter()
     try:
         sol = solve(either_or_model(3, 2), backend="staged", stages=["fake_a", "fake_b"],
                     time_limit=1)
+        waited = release.ended.is_set()   # False: answered while the engine blocked
     finally:
         release.set()
-    assert time.perf_counter() - t0 < 1 + SLACK
+    assert not waited
     assert sol.status is Status.FEASIBLE and sol.cost == 3
     assert "fake_b: abandoned" in sol.message
 
