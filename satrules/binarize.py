@@ -250,8 +250,21 @@ def _parse_number(value: Any) -> float | None:
     return None
 
 
-def _as_numeric(values: np.ndarray, name: str) -> np.ndarray | None:
+def _value_counts(values: np.ndarray) -> Counter | None:
+    """How often each value occurs in a text column (None for a numeric dtype or
+    unhashable values): counted once for the readers of :func:`inspect_column`."""
+    if values.dtype.kind not in "OUS":
+        return None
+    try:
+        return Counter(values.tolist())
+    except TypeError:   # unhashable values (lists, dicts): _as_numeric names them
+        return None
+
+
+def _as_numeric(values: np.ndarray, name: str,
+                counts: Counter | None = None) -> np.ndarray | None:
     """Return ``values`` (no missing entries) as float64, or None for a categorical column.
+    ``counts``: :func:`_value_counts` of ``values``, when the caller has them.
 
     Raises
     ------
@@ -269,10 +282,8 @@ def _as_numeric(values: np.ndarray, name: str) -> np.ndarray | None:
     except (ValueError, TypeError):
         pass
     # parse each distinct value once (Counter hashes the rows in C), not once per row
-    try:
-        counts = Counter(values.tolist())
-    except TypeError:   # unhashable values (lists, dicts)
-        counts = None
+    if counts is None:
+        counts = _value_counts(values)
     if counts is None:
         kinds = sorted({type(v).__name__ for v in values})
         raise FeatureTypeError(f"column {name!r} holds non-numeric, non-string values "
@@ -304,15 +315,14 @@ def _as_numeric(values: np.ndarray, name: str) -> np.ndarray | None:
     )
 
 
-def _check_stray_quantities(values: np.ndarray, name: str) -> None:
+def _check_stray_quantities(values: np.ndarray, name: str, counts: Counter | None) -> None:
     """Raise :class:`FeatureTypeError` when at least ``NUMERIC_SHARE`` of the string
     ``values`` are numbers written alike with a unit (:func:`quantity_unit`) and the rest
     are not numbers at all (``n/a``, ``?``): a quantity column with a few bad values, named
     with up to five of them.  Numbers written with other units (``1 year`` among ``2
-    years``) make a categorical column, as before quantities were read."""
-    try:
-        counts = Counter(values.tolist())
-    except TypeError:   # unhashable values: _as_numeric names them
+    years``) make a categorical column, as before quantities were read.  ``counts``:
+    :func:`_value_counts` of ``values``."""
+    if counts is None:   # unhashable values: _as_numeric names them
         return
     allowed = (1 - NUMERIC_SHARE) * len(values)
     parsed, n_unparsed = {}, 0
@@ -342,12 +352,11 @@ def _check_stray_quantities(values: np.ndarray, name: str) -> None:
         f"na_values={[str(odd[0])]}))")
 
 
-def _almost_read(values: np.ndarray) -> str:
+def _almost_read(values: np.ndarray, counts: Counter) -> str:
     """For the warning on a column dropped as ID-like: a note when at least
     ``NUMERIC_SHARE`` of its values are written as dates or as durations
     (:func:`satrules.rules.written_as`), but not all (so the column was not read as such),
-    with one value of each side; else ''."""
-    counts = Counter(values.tolist())
+    with one value of each side; else ''.  ``counts``: :func:`_value_counts` of ``values``."""
     first = list(itertools.islice(counts, 100))   # a quick look first: names stop here
     if sum(not isinstance(v, str) or written_as(v) is None for v in first) > len(first) // 4:
         return ""
@@ -597,17 +606,19 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         quantity = quantity_unit(values)
         if quantity is not None:
             return "quantity", quantity
+    counts = _value_counts(values)   # once, for the numbers, strays, levels and notes
     numeric = None if categorical and values.dtype.kind not in "biuf" else \
-        _as_numeric(values, name)
+        _as_numeric(values, name, counts)
     if not categorical and numeric is None:
-        _check_stray_quantities(values, name)
+        _check_stray_quantities(values, name, counts)
     if categorical or numeric is None:
-        n_levels = len(set(values.tolist()))
+        n_levels = len(counts) if counts is not None else len(set(values.tolist()))
         limit = _level_limit(max_levels, len(values))
         if limit is not None and n_levels > limit:
             return "id", (f"{n_levels} distinct values in {len(values)} rows (more than "
                           f"max_levels={limit}): an identifier, not a category"
-                          + ("" if categorical else _almost_read(values)))
+                          + ("" if categorical or counts is None
+                             else _almost_read(values, counts)))
         return "categorical", None
     if max_levels is not None and len(numeric) >= 20 and np.all(numeric == np.round(numeric)):
         steps = np.diff(numeric)
