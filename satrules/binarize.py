@@ -1116,13 +1116,24 @@ def numeric_values(values: np.ndarray, name: str) -> np.ndarray:
     return numeric
 
 
+def _unread(values: np.ndarray, reads: Any) -> list[str]:
+    """The first six distinct ``values`` that ``reads`` (a reader of one-value arrays, None
+    when it cannot read them) cannot read, as text: what a refusal names."""
+    bad = []
+    for v in dict.fromkeys(values.tolist()):   # each distinct value read once
+        if reads(np.array([v], dtype=object)) is None:
+            bad.append(str(v))
+            if len(bad) > 5:
+                break
+    return bad
+
+
 def duration_values(values: np.ndarray, name: str) -> np.ndarray:
     """Return the non-missing ``values`` of a feature that held durations in fit as days,
     or raise :class:`FeatureTypeError` naming the values that are not durations."""
     days = duration_days(values)
     if days is None:
-        bad = [str(v) for v in dict.fromkeys(values.tolist())
-               if duration_days(np.array([v], dtype=object)) is None][:6]
+        bad = _unread(values, duration_days)
         raise FeatureTypeError(
             f"feature {name!r} held durations in fit but holds non-duration value(s) "
             f"{bad[:5]}{' ...' if len(bad) > 5 else ''}; pass timedelta64 or timedelta values, "
@@ -1137,12 +1148,7 @@ def date_values(values: np.ndarray, name: str, order: str | None = None) -> np.n
     saw none, and such dates are then read in the order the values tell, if they do)."""
     days = date_days(values, order)
     if days is None:
-        bad = []   # the first six distinct values that are not dates, each parsed once
-        for v in dict.fromkeys(values.tolist()):
-            if date_days(np.array([v], dtype=object), order) is None:
-                bad.append(str(v))
-                if len(bad) > 5:
-                    break
+        bad = _unread(values, lambda one: date_days(one, order))
         if not bad:   # dates in numbers whose orders disagree (6/24/2009 and 24/6/2009)
             bad = [str(v) for v in dict.fromkeys(values.tolist())][:6]
         raise FeatureTypeError(
@@ -1160,8 +1166,7 @@ def quantity_values(values: np.ndarray, name: str, unit: str) -> np.ndarray:
     :class:`FeatureTypeError` naming the values written otherwise."""
     numbers = quantity_numbers(values, unit)
     if numbers is None:
-        bad = [str(v) for v in dict.fromkeys(values.tolist())
-               if quantity_numbers(np.array([v], dtype=object), unit) is None][:6]
+        bad = _unread(values, lambda one: quantity_numbers(one, unit))
         example = format_quantity("12000" if "{:," in unit else "12", unit)
         raise FeatureTypeError(
             f"feature {name!r} held numbers written as {example!r} in fit but holds "
