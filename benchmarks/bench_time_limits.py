@@ -15,9 +15,29 @@ resident memory.  Cases:
   no terminating 0 (an error), and ``read-400mb-gz``: a gzip expanding to one valid
   400 MB clause line (row 14).
 
+``--suite`` runs instead the calls whose wall times the test suite does not assert
+(``tests/timing.py``: a test's result may not depend on the machine's load), each in
+a fresh child process, and reports the call's own wall time against ``limit + 2`` s:
+
+* ``limit-<backend>[-<engine>]-<t>``: ``solve(unprovable_model(), backend,
+  time_limit=t)`` (``tests/backends/conftest.py``; no engine proves it in minutes) for
+  every backend
+  and the three hermax engines of ``tests/backends/test_hermax.py``; ``limit-
+  bruteforce-0.2``: the unsatisfiable 20-variable model on the real clock; ``portfolio
+  -2``: uwrmaxsat and evalmaxsat as a portfolio; ``highs-coverage-1``: the coverage
+  model of ``tests/backends/test_highs.py``;
+* ``wcnf-<fault>``: the external backend on fake solvers that sleep for a minute:
+  one answers SIGTERM with its model, one ignores SIGTERM (killed after a 0.5 s
+  grace), one prints nothing, one floods its output;
+* ``imli-<engine>-2``: ``IMLIClassifier(n_rules=3, time_limit=2)`` on 400 x 8 (the
+  whole fit); ``cdpr-2000x10``: ``CDPRClassifier(n_estimators=20)`` with defaults and
+  no limit; ``metrics-2000x50k``: the four metrics on 2,000 sparse rules x 50,000
+  samples.
+
 Usage::
 
     nice -n 10 python benchmarks/bench_time_limits.py                 # all cases
+    nice -n 10 python benchmarks/bench_time_limits.py --suite         # the tests' cases
     nice -n 10 python benchmarks/bench_time_limits.py --cases read-100mb-line
     nice -n 10 python benchmarks/bench_time_limits.py --tree /path/to/old/checkout
 
@@ -33,6 +53,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -126,6 +147,181 @@ def _run(cmd: list[str], tree: Path, kill_after: float) -> str:
     return "; ".join(notes + err + [t.replace("TIME ", "process ") for t in total])
 
 
+# -- the test suite's cases (--suite) ------------------------------------------------
+
+def _limit_case(backend: str, limit: float, engine: str | None = None):
+    def run():
+        from satrules import solve
+        from tests.backends.conftest import BACKEND_OPTIONS, unprovable_model
+
+        options = dict(BACKEND_OPTIONS.get(backend, {}))
+        if engine:
+            options["engine"] = engine
+        model = unprovable_model()
+        start = time.perf_counter()
+        sol = solve(model, backend=backend, time_limit=limit, **options)
+        return limit, time.perf_counter() - start, sol.status.value
+    return run
+
+
+def _bruteforce_unsat():
+    import numpy as np
+
+    from satrules import solve
+    from satrules.ir import Model
+
+    rng = np.random.default_rng(5)
+    m = Model()
+    m.new_vars("x", 20)
+    m.add_clauses(rng.integers(1, 21, size=(80, 3)) * rng.choice([-1, 1], size=(80, 3)))
+    m.add_hard([1])
+    m.add_hard([-1])
+    start = time.perf_counter()
+    sol = solve(m, backend="bruteforce", time_limit=0.2)
+    return 0.2, time.perf_counter() - start, sol.status.value
+
+
+def _portfolio():
+    from satrules.backends.portfolio import PortfolioBackend
+    from tests.backends.conftest import unprovable_model
+
+    backend = PortfolioBackend(backends=[("hermax", {"engine": "uwrmaxsat"}),
+                                         ("hermax", {"engine": "evalmaxsat"})])
+    model = unprovable_model()
+    start = time.perf_counter()
+    sol = backend.solve(model, time_limit=2.0)
+    return 2.0, time.perf_counter() - start, sol.status.value
+
+
+def _highs_coverage():
+    from satrules.backends import registry
+    from tests.backends.test_highs import _hard_coverage_model
+
+    model = _hard_coverage_model()
+    start = time.perf_counter()
+    sol = registry.solve(model, backend="highs", time_limit=1.0)
+    return 1.0, time.perf_counter() - start, sol.status.value
+
+
+_FAKES = {
+    "sigterm-answers": ("def stop(*_):\n    print('o 3\\nv 011', flush=True); sys.exit(0)\n"
+                        "signal.signal(signal.SIGTERM, stop)\ntime.sleep(60)", 1.0, 2.0),
+    "sigterm-ignored": ("signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                        "print('o 3\\nv 011', flush=True)\ntime.sleep(60)", 0.5, 0.5),
+    "no-model": ("time.sleep(60)", 0.5, 0.5),
+    "flood": ("line = 'c spam ' * 20 + '\\n'\nwhile True:\n    sys.stdout.write(line * 100)",
+              1.0, 0.5),
+}
+
+
+def _fake_solver(fault: str):
+    def run():
+        from satrules.backends.wcnf_external import ExternalWCNFBackend
+        from tests.strategies import three_vars
+
+        body, limit, grace = _FAKES[fault]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "solver.py"
+            path.write_text(f"#!{sys.executable}\nimport signal, sys, time\n{body}\n")
+            path.chmod(0o755)
+            backend = ExternalWCNFBackend([str(path)], grace=grace)
+            start = time.perf_counter()
+            sol = backend.solve(three_vars(), time_limit=limit)
+            return limit + grace, time.perf_counter() - start, sol.status.value
+    return run
+
+
+def _imli(engine: str):
+    def run():
+        import numpy as np
+
+        from satrules import IMLIClassifier
+
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(400, 8))
+        y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=400) > 0).astype(int)
+        start = time.perf_counter()
+        clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=engine, random_state=0)
+        clf.fit(X, y)
+        return 2.0, time.perf_counter() - start, f"limit reached: {clf.time_limit_reached_}"
+    return run
+
+
+def _cdpr():
+    from sklearn.datasets import make_classification
+
+    from satrules import CDPRClassifier
+
+    X, y = make_classification(2000, 10, random_state=1)
+    start = time.perf_counter()
+    clf = CDPRClassifier(n_estimators=20, random_state=0).fit(X, y)
+    return None, time.perf_counter() - start, f"{len(clf.rules_)} rules"
+
+
+def _metrics():
+    import numpy as np
+    import scipy.sparse as sp
+
+    from satrules import metrics
+
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, 2000, 1_000_000)
+    cols = rng.integers(0, 50_000, 1_000_000)
+    covers = sp.csr_matrix((np.ones(rows.size, dtype=bool), (rows, cols)), shape=(2000, 50_000))
+    labels, y = rng.integers(0, 2, 2000), rng.integers(0, 2, 50_000)
+    start = time.perf_counter()
+    metrics.coverage_rate(covers)
+    metrics.rule_accuracy(covers, labels, y)
+    metrics.max_overlap_rate(covers, list(range(12)))
+    metrics.rule_set_accuracy(covers, labels, y, 0, list(range(12)), resolve="vote")
+    return None, time.perf_counter() - start, "computed"
+
+
+def _suite() -> dict:
+    cases = {}
+    for backend, limits in (("rc2", (0.3, 1.5)), ("cpsat", (0.3, 1.5)), ("highs", (1.0,)),
+                            ("hermax", (1.0,)), ("staged", (3.0,)), ("wcnf", (1.0,)),
+                            ("portfolio", (1.0,))):
+        for limit in limits:
+            cases[f"limit-{backend}-{limit:g}"] = _limit_case(backend, limit)
+    for engine in ("uwrmaxsat", "evalmaxsat", "loandra"):
+        cases[f"limit-hermax-{engine}-1"] = _limit_case("hermax", 1.0, engine)
+    cases["limit-bruteforce-0.2"] = _bruteforce_unsat
+    cases["portfolio-2"] = _portfolio
+    cases["highs-coverage-1"] = _highs_coverage
+    for fault in _FAKES:
+        cases[f"wcnf-{fault}"] = _fake_solver(fault)
+    for engine in ("rc2", "cpsat"):
+        cases[f"imli-{engine}-2"] = _imli(engine)
+    cases["cdpr-2000x10"] = _cdpr
+    cases["metrics-2000x50k"] = _metrics
+    return cases
+
+
+def _run_suite_case(name: str, tree: Path, kill_after: float) -> str:
+    """Run one suite case in a fresh child process; its row of the table."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", name]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              timeout=kill_after, cwd=tree)
+    except subprocess.TimeoutExpired:
+        return f"| {name} | | no answer after {kill_after:g} s (killed) | | |"
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("| ")]
+    return lines[-1] if lines else f"| {name} | | failed: {proc.stderr.strip()[-200:]} | | |"
+
+
+def _one(name: str) -> None:
+    """Run one suite case in this process and print its row."""
+    sys.path.insert(0, os.getcwd())
+    limit, wall, outcome = _suite()[name]()
+    if limit is None:
+        print(f"| {name} | - | {wall:.2f} s | - | {outcome} |")
+    else:
+        verdict = "yes" if wall <= limit + 2 else "**no**"
+        print(f"| {name} | {limit:g} s | {wall:.2f} s | {verdict} | {outcome} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="+", help="names of the cases to run (default: all)")
@@ -133,7 +329,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "satrules-tl",
                         help="folder for the generated instance files (reused)")
     parser.add_argument("--kill-after", type=float, default=150.0)
+    parser.add_argument("--suite", action="store_true",
+                        help="run the test suite's time-limited calls instead (see above)")
+    parser.add_argument("--one", help=argparse.SUPPRESS)   # one suite case, in this process
     args = parser.parse_args(argv)
+    if args.one:
+        _one(args.one)
+        return 0
+    if args.suite:
+        names = args.cases or list(_suite())
+        print("| case | limit (+ grace) | call | within limit + 2 s | answer |")
+        print("|---|---|---|---|---|")
+        for name in names:
+            print(_run_suite_case(name, args.tree.resolve(), args.kill_after), flush=True)
+        return 0
     args.work.mkdir(parents=True, exist_ok=True)
     _write_files(args.work, args.tree)
     cases = _cases(args.work)

@@ -5,7 +5,8 @@ external ``wcnf`` backend runs python-sat's own ``rc2.py`` script in a child
 process.  ``BIG_WEIGHTS`` says which backends claim exact answers for weights
 beyond 64 bits (the others must then either answer exactly or raise a clear
 ``BackendError``).  :func:`hard_model` gives an instance no backend solves in
-a few seconds, for the time-limit tests.
+a few seconds; :func:`unprovable_model` one no engine proves in minutes, for the
+time-limit tests (which then need no wall clock: ``tests/timing.py``).
 """
 
 from __future__ import annotations
@@ -82,4 +83,27 @@ def hard_model(n_vars: int = 250, seed: int = 1) -> Model:
     n_soft = 2 * n_vars
     units = rng.integers(1, n_vars + 1, size=n_soft) * rng.choice([-1, 1], size=n_soft)
     m.add_soft_units(units, rng.integers(1, 101, size=n_soft))
+    return m
+
+
+def unprovable_model(n_vars: int = 150, seed: int = 1) -> Model:
+    """Return random weighted Max-3-SAT over satisfiable hard 3-SAT: no engine proves it.
+
+    Hard: random 3-clauses at ratio 3 (satisfiable, so engines find incumbents).  Soft:
+    ``10 * n_vars`` random 3-clauses with weights 1-9, whose optimum no relaxation or
+    core bound comes near.  Measured with a 60 s limit on 2 cores (``benchmarks/
+    bench_time_limits.py --suite`` runs it at the tests' limits): CP-SAT cost 621,
+    bound 0; RC2 cost 1100, bound 57.  (:func:`hard_model`, by contrast, CP-SAT proves
+    in about 7 s.)  So a time-limited call on it answers FEASIBLE or UNKNOWN on any
+    machine, and a call that ignored its limit would not answer.
+    """
+    rng = np.random.default_rng(seed)
+    m = Model()
+    m.new_vars("x", n_vars)
+    n_hard, n_soft = 3 * n_vars, 10 * n_vars
+    hard = np.argsort(rng.random((n_hard, n_vars)), axis=1)[:, :3] + 1
+    m.add_clauses(hard * rng.choice([-1, 1], size=(n_hard, 3)))
+    soft = np.argsort(rng.random((n_soft, n_vars)), axis=1)[:, :3] + 1
+    m.add_soft_clauses(soft * rng.choice([-1, 1], size=(n_soft, 3)),
+                       rng.integers(1, 10, size=n_soft))
     return m

@@ -7,7 +7,6 @@ this build, or whose engine is not installed, is skipped with that reason.
 from __future__ import annotations
 
 import importlib
-import time
 
 import numpy as np
 import pytest
@@ -17,8 +16,8 @@ from satrules.backends import registry
 from satrules.backends.registry import BACKENDS, get_backend
 from satrules.exceptions import BackendUnavailableError, EncodingError
 from satrules.ir import Model
-from tests.backends.conftest import BACKEND_OPTIONS, hard_model
-from tests.timing import SLACK
+from tests.backends.conftest import BACKEND_OPTIONS, unprovable_model
+from tests.timing import VirtualClock
 
 
 def _registered():
@@ -96,30 +95,30 @@ def test_unsat_cardinality(backend):
     assert _solve(m, backend).status is Status.UNSATISFIABLE
 
 
-def _time_limit_model(backend):
-    if backend == "bruteforce":
-        rng = np.random.default_rng(0)
-        m = Model()
-        m.new_vars("x", 20)
-        m.add_clauses(rng.integers(1, 21, size=(60, 3)) * rng.choice([-1, 1], size=(60, 3)))
-        m.add_soft_units(np.arange(1, 21), 1)
-        return m, 0.2
-    return hard_model(), 1.0
-
-
 @pytest.mark.parametrize("backend", REGISTERED)
-def test_time_limit_is_honoured(backend):
-    """On a model too hard for the limit, the answer comes within limit + 2 s as FEASIBLE/UNKNOWN.
+def test_time_limit_is_honoured(backend, monkeypatch):
+    """On a model no machine proves within the limit, the call answers FEASIBLE or UNKNOWN.
 
-    A FEASIBLE answer carries a verified assignment whose cost is the IR's.
+    :func:`unprovable_model` is far from proven after minutes by every engine; brute force
+    (20 variables, 32 chunks of assignments) runs on a virtual clock that moves 0.1 s
+    per reading, so it stops after the third chunk.  Had a backend ignored its limit,
+    it would not answer at all (or answer OPTIMAL, for brute force).  A FEASIBLE
+    answer carries a verified assignment whose cost is the IR's.  No wall time is
+    asserted: ``benchmarks/bench_time_limits.py --suite`` measures them.
     """
-    model, limit = _time_limit_model(backend)
-    start = time.perf_counter()
-    sol = _solve(model, backend, time_limit=limit)
-    elapsed = time.perf_counter() - start
-    assert elapsed <= limit + SLACK
-    # OPTIMAL only if a fast machine finishes within the limit (brute force's 2**20 sweep)
-    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN), sol.status
+    if backend == "bruteforce":
+        from satrules.backends import bruteforce
+
+        rng = np.random.default_rng(0)
+        model = Model()
+        model.new_vars("x", 20)
+        model.add_clauses(rng.integers(1, 21, size=(60, 3)) * rng.choice([-1, 1], size=(60, 3)))
+        model.add_soft_units(np.arange(1, 21), 1)
+        monkeypatch.setattr(bruteforce, "time", VirtualClock(step=0.1))
+    else:
+        model = unprovable_model()
+    sol = _solve(model, backend, time_limit=0.25 if backend == "bruteforce" else 1.0)
+    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN), sol.status
     if sol.status.is_feasible:
         assert model.evaluate(sol.assignment)
         assert sol.cost == model.cost(sol.values)

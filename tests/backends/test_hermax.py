@@ -13,8 +13,9 @@ from satrules.backends import registry
 from satrules.backends.hermax import ENGINES, EngineSpec, HermaxBackend, merge_soft_units
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Status
+from tests.backends.conftest import unprovable_model
 from tests.strategies import either_or_model, random_maxsat, tiny_models
-from tests.timing import SLACK
+from tests.timing import PATIENCE
 
 needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
                                   reason="hermax is not installed (pip install 'satrules[hermax]')")
@@ -188,12 +189,13 @@ def test_duplicate_soft_units_reach_the_engine_summed():
 @needs_hermax
 @pytest.mark.parametrize("engine", ["uwrmaxsat", "evalmaxsat", "loandra"])
 def test_time_limit_is_honoured(engine):
-    """In-process terminate, child-process kill and hermax's own limit all stop in limit + 2 s."""
-    m = random_maxsat()
-    t0 = time.perf_counter()
+    """In-process terminate, child-process kill and hermax's own limit all stop the engine:
+    on a model no engine proves in minutes the call answers (it would not, had the limit
+    been ignored) with FEASIBLE, verified, or UNKNOWN.  The wall times (limit + 2 s) are
+    measured by ``benchmarks/bench_time_limits.py --suite``."""
+    m = unprovable_model()
     sol = registry.solve(m, backend="hermax", engine=engine, time_limit=1.0)
-    assert time.perf_counter() - t0 < 1.0 + SLACK
-    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
+    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN)
     if sol.status.is_feasible:
         assert m.evaluate(sol.values)
 
@@ -251,7 +253,7 @@ def test_engine_process_that_dies_is_reported_not_raised(failure, monkeypatch):
         def broken(self):
             raise failure(104, "Connection reset by peer")
         monkeypatch.setattr(multiprocessing.connection.Connection, "recv", broken)
-    kind, message = hx._run_in_child(EngineSpec("os", "abort"), {}, time.monotonic() + 30)
+    kind, message = hx._run_in_child(EngineSpec("os", "abort"), {}, time.monotonic() + PATIENCE)
     assert kind == "error"
     assert "died" in message and "exit code" in message
 

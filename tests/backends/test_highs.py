@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -13,7 +11,6 @@ from satrules.backends.highs import MAX_WEIGHT_SUM, HiGHSBackend, build_mip
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Status
 from tests.strategies import tiny_models
-from tests.timing import SLACK
 
 needs_highs = pytest.mark.skipif(not HiGHSBackend.available(),
                                  reason="highspy is not installed (pip install 'satrules[highs]')")
@@ -119,16 +116,18 @@ def test_exact_optimum_with_large_weights_below_2_53():
 
 
 @needs_highs
-def test_time_limit_is_honoured():
-    """A hard coverage model stops near the limit with FEASIBLE/UNKNOWN/OPTIMAL.
+def test_time_limited_coverage_model():
+    """A hard coverage model under a 1 s limit: presolve's probing is switched off (it
+    overran limits on such models), and the answer is FEASIBLE with a bound at most its
+    cost, UNKNOWN, or OPTIMAL (on a machine fast enough to prove it).
 
-    The bound is generous (no wall-time assertion that load could flake); the exact
-    guarantee is pinned with a stand-in engine in tests/reliability/test_round2_numeric.py.
+    No wall time is asserted: that the limit stops an engine which cannot finish is
+    checked on ``hard_model`` by tests/backends/test_contract.py, that the call does not
+    wait for a stuck engine by tests/reliability/test_round2_numeric.py, and the wall
+    times are measured by ``benchmarks/bench_time_limits.py --suite``.
     """
     m = _hard_coverage_model()
-    t0 = time.perf_counter()
     sol = registry.solve(m, backend="highs", time_limit=1.0)
-    assert time.perf_counter() - t0 < 1.0 + SLACK
     assert sol.options["presolve_rule_off"] == 2**15  # probing overran limits: off
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
     if sol.status is Status.FEASIBLE:

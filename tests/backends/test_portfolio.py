@@ -11,11 +11,12 @@ from hypothesis import given, settings
 
 from satrules.backends import registry
 from satrules.backends.hermax import HermaxBackend
-from satrules.backends.portfolio import GRACE, PortfolioBackend
+from satrules.backends.portfolio import PortfolioBackend
 from satrules.exceptions import BackendUnavailableError, EncodingError
 from satrules.ir import Model, Status
+from tests.backends.conftest import unprovable_model
 from tests.strategies import random_maxsat, tiny_models
-from tests.timing import SLACK
+from tests.timing import wait_until
 
 needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
                                   reason="hermax is not installed (pip install 'satrules[hermax]')")
@@ -47,14 +48,9 @@ def _pid_alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2] != "Z"
 
 
-def _all_gone(pids, wait: float = SLACK) -> bool:
-    """Whether every pid is gone, allowing ``wait`` seconds for SIGKILL to be delivered."""
-    end = time.monotonic() + wait
-    while any(_pid_alive(pid) for pid in pids):
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.05)
-    return True
+def _all_gone(pids) -> bool:
+    """Whether every pid is gone (polled: a SIGKILL takes a moment to be delivered)."""
+    return wait_until(lambda: not any(_pid_alive(pid) for pid in pids))
 
 
 @settings(max_examples=5, deadline=None)
@@ -117,15 +113,15 @@ def test_first_proof_wins_and_no_orphans_remain():
 @needs_hermax
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
 def test_time_limit_returns_best_incumbent_and_kills_everything():
-    """No member proves the optimum in 2 s: the answer comes within limit + GRACE + 1 s, is the
-    cheapest verified incumbent (or UNKNOWN), and every member process group is gone."""
-    model = random_maxsat(120, 900)
+    """No member proves :func:`unprovable_model` (not in minutes): the answer comes -- a portfolio
+    that ignored its limit would not answer -- as the cheapest verified incumbent (or
+    UNKNOWN), and every member process group is gone.  Its wall time is measured by
+    ``benchmarks/bench_time_limits.py --suite``."""
+    model = unprovable_model()
     backend = PortfolioBackend(backends=[("hermax", {"engine": "uwrmaxsat"}),
                                          ("hermax", {"engine": "evalmaxsat"})])
-    t0 = time.perf_counter()
     sol = backend.solve(model, time_limit=2.0)
-    assert time.perf_counter() - t0 < 2.0 + GRACE + SLACK
-    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN, Status.OPTIMAL)
+    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN)
     if sol.status.is_feasible:
         assert model.evaluate(sol.values) and sol.cost == model.cost(sol.values)
     assert _all_gone(backend.last_pids)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,7 +11,6 @@ from sklearn.datasets import make_classification
 import satrules.estimators.cdpr as cdpr_module
 from satrules.estimators.cdpr import CDPRClassifier
 from satrules.ir import Status
-from tests.timing import SLACK
 
 
 def _clf(**kw):
@@ -198,9 +195,11 @@ def test_deterministic_for_fixed_random_state(frame, method):
     assert runs[0] == runs[1] == runs[2]
 
 
-def test_time_is_bounded_on_a_moderate_dataset():
-    """fit on 2,000 x 10 with the default gbdt miner finishes in well under a minute."""
+def test_defaults_fit_a_moderate_dataset():
+    """fit on 2,000 x 10 with the default gbdt miner (no time limit) returns rules that beat
+    the majority class on their training data; its wall time (seconds) is measured by
+    ``benchmarks/bench_time_limits.py --suite``, not asserted here."""
     X, y = make_classification(2000, 10, random_state=1)
-    start = time.perf_counter()
-    CDPRClassifier(n_estimators=20, random_state=0).fit(X, y)
-    assert time.perf_counter() - start < 60 + 10 * SLACK   # never hangs
+    clf = CDPRClassifier(n_estimators=20, random_state=0).fit(X, y)
+    assert 0 < len(clf.rules_) <= clf.gamma
+    assert np.mean(clf.predict(X) == y) > max(np.mean(y), 1 - np.mean(y))

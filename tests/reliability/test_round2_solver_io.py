@@ -1,7 +1,7 @@
 """Issue 12 (round two), solver I/O rows 2, 3, 15, 16, 17, 18.
 
 Fake solvers are small Python scripts written to ``tmp_path``.  Process tests
-poll for process death with a generous deadline (30 s) and never assert how
+poll for process death (``tests/timing.wait_until``) and never assert how
 fast anything happened.  Signals go to a CLI run as a subprocess (no shell).
 """
 
@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,20 +20,9 @@ from satrules.cli import main
 from satrules.ir import Model, Status
 from satrules.ir.wcnf import write_wcnf
 from tests.strategies import three_vars
-from tests.timing import SLACK, alive
+from tests.timing import PATIENCE, alive, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-PATIENCE = 30.0  # seconds a test waits for a process to die or a file to appear
-
-
-
-def wait_until(predicate, patience: float = PATIENCE) -> bool:
-    deadline = time.monotonic() + patience
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def fake(tmp_path: Path, body: str, name: str = "solver.py") -> str:
@@ -426,10 +414,7 @@ def test_tracker_finds_detached_process_by_environment_marker():
     try:
         # precondition: the stray's environment (with the marker) is visible in /proc; on
         # a loaded machine that can lag its start a little
-        deadline = time.monotonic() + SLACK
-        while not _has_marker(stray.pid, f"{MARKER}=run-42".encode()) \
-                and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: _has_marker(stray.pid, f"{MARKER}=run-42".encode()))
         detached, survivors = Tracker(root.pid, "run-42").kill_all()
         assert detached == [stray.pid] and survivors == []
         stray.wait(timeout=PATIENCE)

@@ -1,17 +1,18 @@
 """Issue 4 row 4 for the in-process backends (rc2, cpsat, bruteforce): time limits hold.
 
-Stated slack: the answer comes back within ``time_limit + 2 s`` (RC2: its
+The promise: the answer comes back within ``time_limit + 2 s`` (RC2: its
 interrupt lands after the current core is processed, then a SAT call of at
 most ``min(1, time_limit / 4)`` s looks for any hard-feasible assignment;
 CP-SAT: model building and lowering are outside its own clock; bruteforce:
 the clock is checked between chunks of 32768 assignments).  The answer is
-FEASIBLE with a verified assignment, or UNKNOWN without one.
+FEASIBLE with a verified assignment, or UNKNOWN without one.  These tests check
+what the limit must cause, never a wall time (see ``tests/timing.py``); the wall
+times are measured by ``benchmarks/bench_time_limits.py --suite``.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -19,8 +20,8 @@ import pytest
 from satrules import Status, solve
 from satrules.exceptions import EncodingError
 from satrules.ir import Model
-from tests.backends.conftest import hard_model
-from tests.timing import SLACK
+from tests.backends.conftest import hard_model, unprovable_model
+from tests.timing import VirtualClock, wait_until
 
 IN_PROCESS = ["rc2", "cpsat", "bruteforce"]
 
@@ -35,31 +36,42 @@ def _bruteforce_hard() -> Model:
     return m
 
 
-def _hard(backend: str) -> Model:
-    return _bruteforce_hard() if backend == "bruteforce" else hard_model()
-
-
-@pytest.mark.parametrize("backend", IN_PROCESS)
+@pytest.mark.parametrize("backend", ["rc2", "cpsat"])
 @pytest.mark.parametrize("limit", [0.3, 1.5])
-def test_limit_plus_slack(backend, limit):
-    """Within the limit (plus the tests' slack): FEASIBLE (verified, cost is the IR's, bound
-    <= cost) or UNKNOWN -- or OPTIMAL with the true optimum when a fast machine finishes the
-    model within the limit (which model is "too hard" depends on machine speed)."""
-    model = _hard(backend)
-    start = time.perf_counter()
+def test_limit_is_honoured(backend, limit):
+    """On a model no engine proves in minutes (:func:`unprovable_model`) the call answers
+    -- had it ignored the limit, it would not answer at all -- with FEASIBLE (verified,
+    cost is the IR's, bound <= cost) or UNKNOWN.  No wall time is asserted; it is
+    measured by ``benchmarks/bench_time_limits.py --suite``."""
+    model = unprovable_model()
     sol = solve(model, backend=backend, time_limit=limit)
-    elapsed = time.perf_counter() - start
-    assert elapsed <= limit + SLACK, f"{backend} took {elapsed:.2f} s for a {limit} s limit"
-    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
-    assert sol.wall_time <= elapsed
+    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN), sol.status
     if sol.status.is_feasible:
         assert model.evaluate(sol.values)
         assert sol.cost == model.cost(sol.values)
         assert sol.lower_bound is None or sol.lower_bound <= sol.cost
     else:
         assert sol.values is None
-    if sol.status is Status.OPTIMAL:
-        assert sol.cost == solve(model, backend=backend).cost
+
+
+@pytest.mark.parametrize("limit", [0.3, 1.5])
+def test_bruteforce_stops_when_its_clock_says(monkeypatch, limit):
+    """Brute force checks its clock after every chunk of 32,768 assignments (32 chunks
+    here).  On a virtual clock that moves 0.1 s per reading it stops after the chunk
+    that crosses the limit: the answer is no proof, and a FEASIBLE one is verified and
+    no better than the optimum."""
+    from satrules.backends import bruteforce
+
+    model = _bruteforce_hard()
+    optimum = solve(model, backend="bruteforce").cost
+    clock = VirtualClock(step=0.1)
+    monkeypatch.setattr(bruteforce, "time", clock)
+    sol = solve(model, backend="bruteforce", time_limit=limit)
+    assert clock.reads <= round(limit / 0.1) + 3   # start, a check per chunk, the wall time
+    assert sol.status in (Status.FEASIBLE, Status.UNKNOWN), sol.status
+    if sol.status.is_feasible:
+        assert model.evaluate(sol.values)
+        assert sol.cost == model.cost(sol.values) >= optimum
 
 
 @pytest.mark.parametrize("backend", IN_PROCESS)
@@ -78,13 +90,11 @@ def test_rc2_interrupt_leaves_no_timer_and_next_solve_is_clean():
     solver) finds the optimum normally."""
     before = {t.ident for t in threading.enumerate()}
     solve(hard_model(), backend="rc2", time_limit=0.3)
-    deadline = time.perf_counter() + SLACK
-    while time.perf_counter() < deadline:
-        extra = [t for t in threading.enumerate() if t.ident not in before and t.is_alive()]
-        if not extra:
-            break
-        time.sleep(0.05)
-    assert not extra, extra
+
+    def extra():
+        return [t for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+
+    assert wait_until(lambda: not extra()), extra()
     m = Model()
     x = m.new_var("x")
     m.add_soft([x], 3)
@@ -101,15 +111,17 @@ def test_non_positive_limit_is_rejected(backend, limit):
         solve(Model(), backend=backend, time_limit=limit)
 
 
-def test_bruteforce_limit_holds_without_feasible_assignments():
+def test_bruteforce_limit_holds_without_feasible_assignments(monkeypatch):
     """Regression: bruteforce skipped its clock check on chunks without a feasible
-    assignment, so an unsatisfiable 20-variable model ignored the limit.  Now: UNKNOWN
-    within the slack."""
+    assignment, so an unsatisfiable 20-variable model ignored the limit.  Now, on a
+    virtual clock that moves 0.1 s per reading, it stops after the third chunk of 32
+    with UNKNOWN (not UNSATISFIABLE: the sweep did not finish)."""
+    from satrules.backends import bruteforce
+
     m = _bruteforce_hard()
     m.add_hard([1])
     m.add_hard([-1])
-    start = time.perf_counter()
-    sol = solve(m, backend="bruteforce", time_limit=0.2)
-    assert time.perf_counter() - start <= 0.2 + SLACK
-    # UNSATISFIABLE only if a fast machine completes the 2**20 sweep within 0.2 s
-    assert sol.status in (Status.UNKNOWN, Status.UNSATISFIABLE)
+    clock = VirtualClock(step=0.1)
+    monkeypatch.setattr(bruteforce, "time", clock)
+    sol = solve(m, backend="bruteforce", time_limit=0.25)
+    assert sol.status is Status.UNKNOWN and clock.reads <= 5
