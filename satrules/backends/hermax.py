@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import multiprocessing
 import os
 import signal
 import threading
@@ -40,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from satrules.backends._child import start as start_child
 from satrules.backends.base import BackendBase, check_time_limit
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
@@ -184,7 +184,7 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
             close()
 
 
-def _child_main(spec: EngineSpec, conn: Any) -> None:
+def _child_main(conn: Any, spec: EngineSpec) -> None:
     """Child process entry: read the clauses, solve in process, send the answer.
 
     The child stays in its parent's process group: the engines that run here
@@ -263,13 +263,9 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
     the writer until the child has started and reads it, and a slow start must
     not push the answer past the limit.
     """
-    ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=True)
-    proc = ctx.Process(target=_child_main, args=(spec, child), daemon=True)
-    proc.start()
+    proc, parent = start_child(_child_main, (spec,))   # never re-runs the caller's script
     sender = None
     try:   # from here on a KeyboardInterrupt (or SIGTERM at the CLI) still kills the child
-        child.close()
         thread = threading.Thread(target=_send_quietly, args=(parent, data), daemon=True)
         thread.start()
         sender = thread

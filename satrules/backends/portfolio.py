@@ -1,7 +1,8 @@
 """Portfolio backend: race several backends in separate processes on one model.
 
-Each member runs in a child process (multiprocessing ``spawn`` context) that
-first makes itself the leader of a new process group, so that engines which
+Each member runs in a child process (a fresh interpreter that never re-runs the
+caller's script: :mod:`satrules.backends._child`) that first makes itself the
+leader of a new process group, so that engines which
 start processes of their own (hermax's incomplete engines) die with it.  The
 model travels as plain arrays (``numpy.savez``, read with ``allow_pickle=False``)
 and answers come back as JSON, so nothing is unpickled from a member.  The parent
@@ -23,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import multiprocessing
 import os
 import shutil
 import signal
@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from satrules.backends._child import start as start_child
 from satrules.backends.base import BackendBase, parse_backend_specs
 from satrules.backends.hermax import kill_process_tree
 from satrules.exceptions import EncodingError
@@ -52,8 +53,8 @@ GRACE = 1.5
 _REPORT_MARGIN = 0.3
 
 
-def _member_main(name: str, options: dict, deadline: float | None,
-                 seed: int | None, hint: Mapping | None, conn: Any,
+def _member_main(conn: Any, name: str, options: dict, deadline: float | None,
+                 seed: int | None, hint: Mapping | None,
                  scratch: str | None = None, parent: int | None = None) -> None:
     """Child entry: own process group, read the model, solve, send a plain-data answer.
 
@@ -211,22 +212,16 @@ class PortfolioBackend(BackendBase):
               hint: Mapping | None = None) -> Solution:
         start = time.perf_counter()
         deadline = None if time_limit is None else time.time() + time_limit
-        ctx = multiprocessing.get_context("spawn")
         procs, conns, senders = [], {}, []
         self.last_pids = []
         scratch = tempfile.mkdtemp(prefix="satrules-portfolio-")
         try:
             payload = encode_model(model)
             for name, opts in self.members:
-                parent, child = ctx.Pipe(duplex=True)
-                # not daemonic: a daemonic member could not start processes of its own
-                # (the hermax backend runs some engines in a child); killed in `finally`
-                proc = ctx.Process(target=_member_main, daemon=False,
-                                   args=(name, opts, deadline, seed, hint, child, scratch,
-                                         os.getpid()))
-                proc.start()
+                # killed in `finally`, with all it started
+                proc, parent = start_child(_member_main, (name, opts, deadline, seed, hint,
+                                                          scratch, os.getpid()))
                 procs.append(proc)   # first: an interrupt from here on still kills it
-                child.close()
                 conns[parent] = (name, opts)
                 self.last_pids.append(proc.pid)
                 # the model goes through the pipe from a thread: a large pickle blocks the
@@ -262,7 +257,7 @@ class PortfolioBackend(BackendBase):
                     raw = json.loads(conn.recv_bytes())
                     if raw.get("values") is not None:
                         raw["values"] = np.frombuffer(raw["values"].encode(), np.uint8) == 49
-                except EOFError:
+                except (EOFError, ConnectionError):   # closed, or reset by a dead member
                     raw = {"status": Status.ERROR.value, "message": "member process died"}
                 answers.append((name, raw))
                 if raw["status"] in (Status.OPTIMAL.value, Status.UNSATISFIABLE.value):

@@ -15,7 +15,7 @@ from satrules.exceptions import BackendError, BackendUnavailableError, EncodingE
 from satrules.ir import Model, Status
 from tests.backends.conftest import unprovable_model
 from tests.strategies import either_or_model, random_maxsat, tiny_models
-from tests.timing import PATIENCE
+from tests.timing import PATIENCE, alive, wait_until
 
 needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
                                   reason="hermax is not installed (pip install 'satrules[hermax]')")
@@ -263,17 +263,22 @@ def test_interrupt_once_the_engine_process_runs_still_kills_it(monkeypatch):
     child process started, while the sender thread starts, kills the child.  Before, the
     child stayed blocked reading its pipe for as long as the traceback (which holds the
     pipe open, as an interactive session keeps it) lived."""
-    import multiprocessing
     import threading
+
+    started, real_start = [], hx.start_child
+
+    def start_child(*args):
+        child, conn = real_start(*args)
+        started.append(child.pid)
+        return child, conn
 
     def interrupted(self, *args, **kwargs):
         raise KeyboardInterrupt
 
+    monkeypatch.setattr(hx, "start_child", start_child)
     monkeypatch.setattr(threading.Thread, "start", interrupted)
     with pytest.raises(KeyboardInterrupt) as kept:   # kept: the traceback holds the pipe
-        hx._run_in_child(EngineSpec("time", "sleep"), {}, time.monotonic() + 30)
+        hx._run_in_child(EngineSpec("time", "sleep"), {}, time.monotonic() + PATIENCE)
     monkeypatch.undo()
-    deadline = time.monotonic() + 30
-    while multiprocessing.active_children() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not multiprocessing.active_children(), kept.typename
+    assert len(started) == 1
+    assert wait_until(lambda: not alive(started[0])), kept.typename

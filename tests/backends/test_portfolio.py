@@ -187,36 +187,33 @@ def test_verified_assignment_refutes_an_unsat_claim():
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
 def test_interrupt_right_after_a_member_starts_still_kills_it(monkeypatch):
     """A KeyboardInterrupt (Ctrl-C, or SIGTERM at the CLI) that arrives just after a member
-    process started -- here raised by the first ``Connection.close``, the parent closing
-    the member's end of the pipe -- still kills the member and removes the scratch
-    directory.  Before the member was recorded first, it escaped the clean-up and, not
-    daemonic, stayed blocked reading the model it was never sent."""
-    import multiprocessing.connection
-    import multiprocessing.context
+    process started -- here raised when the thread that sends it the model starts --
+    still kills the member and removes the scratch directory.  Before the member was
+    recorded first, it escaped the clean-up and, not daemonic, stayed blocked reading the
+    model it was never sent."""
     import tempfile
+    import threading
 
     import satrules.backends.portfolio as pf
 
     started, scratch = [], []
-    real_start = multiprocessing.context.SpawnProcess.start
-    real_close = multiprocessing.connection.Connection.close
+    real_start = pf.start_child
     real_mkdtemp = tempfile.mkdtemp
 
-    def start(self):
-        real_start(self)
-        started.append(self.pid)
+    def start_child(*args):
+        child, conn = real_start(*args)
+        started.append(child.pid)
+        return child, conn
 
-    def close_once(self):
-        monkeypatch.setattr(multiprocessing.connection.Connection, "close", real_close)
-        real_close(self)
+    def interrupted(self, *args, **kwargs):
         raise KeyboardInterrupt
 
     def mkdtemp(*args, **kwargs):
         scratch.append(real_mkdtemp(*args, **kwargs))
         return scratch[-1]
 
-    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", start)
-    monkeypatch.setattr(multiprocessing.connection.Connection, "close", close_once)
+    monkeypatch.setattr(pf, "start_child", start_child)
+    monkeypatch.setattr(threading.Thread, "start", interrupted)
     monkeypatch.setattr(pf.tempfile, "mkdtemp", mkdtemp)
     model = Model()
     model.add_soft([model.new_var("x")], weight=1)

@@ -1,0 +1,117 @@
+"""Child processes that run a satrules function without re-running the caller's script.
+
+The hermax backend (for the engines it runs out of process) and the portfolio
+backend solve in child processes.  multiprocessing's ``spawn`` start method,
+used until 2026-12-03, imports the parent's ``__main__`` again in every child: a
+user's script without an ``if __name__ == "__main__":`` guard ran a second time in
+each engine process -- printing twice, repeating its work, and failing with
+multiprocessing's ``RuntimeError`` when it reached its next solve, so the engine
+was reported dead (and a portfolio raised ``ConnectionResetError``); a script
+piped to ``python -`` could not start one at all.  :func:`start` starts a fresh
+interpreter that imports only what the function needs, with the parent's
+``sys.path``, and talks to it over a socket pair wrapped in
+:class:`multiprocessing.connection.Connection` (so ``send``/``recv``/``poll`` and
+:func:`multiprocessing.connection.wait` work as before).  The call arrives
+pickled from the parent, which the child trusts; what children send back is each
+backend's business (the portfolio's members answer in JSON).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+__all__ = ["Child", "start"]
+
+#: What the child runs: read the parent's ``sys.path``, then the call, then make it.
+_BOOT = """\
+import pickle, sys
+from multiprocessing.connection import Connection
+conn = Connection(int(sys.argv[1]))
+sys.path[:] = pickle.loads(conn.recv_bytes())
+import importlib
+module, name, args = pickle.loads(conn.recv_bytes())
+getattr(importlib.import_module(module), name)(conn, *args)
+"""
+
+
+class Child:
+    """A started child process, with the parts of ``multiprocessing.Process`` used here.
+
+    ``pid``, :meth:`is_alive`, :meth:`kill`, :meth:`join` and :attr:`exitcode`
+    (negative: killed by that signal) behave as ``multiprocessing.Process``'s.
+    """
+
+    def __init__(self, popen: subprocess.Popen):
+        self._popen = popen
+        self.pid = popen.pid
+
+    def is_alive(self) -> bool:
+        return self._popen.poll() is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self._popen.kill()
+
+    def join(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._popen.wait(timeout)
+
+    @property
+    def exitcode(self) -> int | None:
+        return self._popen.poll()
+
+
+def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connection]:
+    """Run ``target(conn, *args)`` in a fresh Python process; return it and the parent's end.
+
+    ``target`` must be a module-level function of an importable module, and
+    ``args`` picklable.  Only ``target``'s module (and what it imports) is loaded
+    in the child, never the caller's ``__main__``.  Standard input is
+    ``/dev/null``; output and the process group are the parent's.  A child that
+    died before it read the call shows as a closed pipe to the caller's ``recv``;
+    if sending the call is interrupted, the child is killed before the interrupt
+    goes on.
+
+    Examples
+    --------
+    >>> child, conn = start(_echo_pid)
+    >>> conn.recv() == child.pid
+    True
+    >>> child.join(); conn.close(); child.exitcode
+    0
+    """
+    mine, theirs = socket.socketpair()
+    try:
+        popen = subprocess.Popen([sys.executable, "-c", _BOOT, str(theirs.fileno())],
+                                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+    except BaseException:
+        mine.close()
+        raise
+    finally:
+        theirs.close()
+    child, conn = Child(popen), Connection(mine.detach())
+    try:
+        conn.send_bytes(pickle.dumps(list(sys.path)))
+        conn.send_bytes(pickle.dumps((target.__module__, target.__qualname__, tuple(args))))
+    except OSError:   # the child already died: the caller's recv reports it
+        pass
+    except BaseException:
+        child.kill()
+        child.join()
+        conn.close()
+        raise
+    return child, conn
+
+
+def _echo_pid(conn: Connection) -> None:
+    """Send this process's pid (the example of :func:`start`)."""
+    conn.send(os.getpid())
+    conn.close()
