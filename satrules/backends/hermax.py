@@ -13,7 +13,10 @@ Time limits (ALGORITHMS.md §10: most engines raise ``NotImplementedError`` on
 * engines with a terminate callback (UWrMaxSat, CASHWMaxSAT) run in process
   and stop at the limit with their incumbent (``FEASIBLE``);
 * incomplete engines (Loandra, Open-WBO-Inc, TT-Open-WBO-Inc) take hermax's
-  own ``time_limit`` (they already run in a hermax worker process) and need one;
+  own ``time_limit`` (they already run in a hermax worker process) and need one.
+  In hermax 1.2.10 they answer only when they end before it: stopped by the limit,
+  hermax reports no incumbent (status 0), so the answer is ``UNKNOWN`` (measured on
+  three random models that none of them ends within 5 s);
 * every other complete engine runs, when a limit is given, in a child process
   killed at the limit (``UNKNOWN``: they report no incumbent; starting the
   child costs about a second of the budget).  Without a limit they run in process.
@@ -358,6 +361,9 @@ class HermaxBackend(BackendBase):
         status, has_model = _STATUS.get(code, (Status.ERROR, False))
         message = f"hermax status {code}"
         if not has_model:
+            if status is Status.UNKNOWN and not spec.complete:
+                message += (f"; {spec.cls} was stopped by its time limit, and hermax reports "
+                            "no incumbent for a stopped incomplete engine")
             return make_solution(model, status, wall_time=wall, message=message, **common)
         if status is Status.OPTIMAL and not spec.complete:
             status = Status.FEASIBLE

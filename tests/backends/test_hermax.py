@@ -196,6 +196,8 @@ def test_time_limit_is_honoured(engine):
     m = unprovable_model()
     sol = registry.solve(m, backend="hermax", engine=engine, time_limit=1.0)
     assert sol.status in (Status.FEASIBLE, Status.UNKNOWN)
+    if sol.status is Status.UNKNOWN and engine == "loandra":   # incomplete: says why
+        assert "stopped by its time limit" in sol.message
     if sol.status.is_feasible:
         assert m.evaluate(sol.values)
 
