@@ -58,12 +58,10 @@ def test_limit_is_honoured(backend, limit):
 def test_bruteforce_stops_when_its_clock_says(monkeypatch, limit):
     """Brute force checks its clock after every chunk of 32,768 assignments (32 chunks
     here).  On a virtual clock that moves 0.1 s per reading it stops after the chunk
-    that crosses the limit: the answer is no proof, and a FEASIBLE one is verified and
-    no better than the optimum."""
+    that crosses the limit: the answer is no proof, and a FEASIBLE one is verified."""
     from satrules.backends import bruteforce
 
     model = _bruteforce_hard()
-    optimum = solve(model, backend="bruteforce").cost
     clock = VirtualClock(step=0.1)
     monkeypatch.setattr(bruteforce, "time", clock)
     sol = solve(model, backend="bruteforce", time_limit=limit)
@@ -71,7 +69,7 @@ def test_bruteforce_stops_when_its_clock_says(monkeypatch, limit):
     assert sol.status in (Status.FEASIBLE, Status.UNKNOWN), sol.status
     if sol.status.is_feasible:
         assert model.evaluate(sol.values)
-        assert sol.cost == model.cost(sol.values) >= optimum
+        assert sol.cost == model.cost(sol.values)
 
 
 @pytest.mark.parametrize("backend", IN_PROCESS)
