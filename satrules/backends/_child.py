@@ -26,6 +26,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection
+from multiprocessing.spawn import get_executable
 from typing import Any
 
 __all__ = ["Child", "start"]
@@ -90,7 +91,8 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
     """
     mine, theirs = socket.socketpair()
     try:
-        popen = subprocess.Popen([sys.executable, "-c", _BOOT, str(theirs.fileno())],
+        # the interpreter multiprocessing would use (multiprocessing.set_executable works)
+        popen = subprocess.Popen([get_executable(), "-c", _BOOT, str(theirs.fileno())],
                                  pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
     except BaseException:
         mine.close()
