@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
@@ -15,8 +16,8 @@ from satrules.backends.portfolio import PortfolioBackend
 from satrules.exceptions import BackendUnavailableError, EncodingError
 from satrules.ir import Model, Status
 from tests.backends.conftest import unprovable_model
-from tests.strategies import random_maxsat, tiny_models
-from tests.timing import wait_until
+from tests.strategies import tiny_models
+from tests.timing import PATIENCE, wait_until
 
 needs_hermax = pytest.mark.skipif(not HermaxBackend.available(),
                                   reason="hermax is not installed (pip install 'satrules[hermax]')")
@@ -77,32 +78,52 @@ def _descendants_of(pids: list[int]) -> set[int]:
 
 @needs_hermax
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
-def test_first_proof_wins_and_no_orphans_remain():
-    """UWrMaxSat proves the optimum first; the slow members -- EvalMaxSAT with its engine child
+def test_first_proof_wins_and_no_orphans_remain(tmp_path):
+    """A member proves the optimum first; the slow members -- EvalMaxSAT with its engine child
     and Loandra with hermax's worker in a session of its own -- are killed with everything they
-    started.  A sampler thread records the members' descendants during the race, so the test
-    also proves that such grandchildren existed (otherwise it would pin nothing)."""
-    model = random_maxsat(90, 450)
-    backend = PortfolioBackend(backends=[("hermax", {"engine": "uwrmaxsat"}),
+    started.  The winner is a scripted external solver (``wcnf``) that claims its answer only
+    once a sampler thread has seen both slow members' processes of their own, so the race
+    always has grandchildren to kill, however loaded the machine (before, UWrMaxSat won on
+    its own schedule and the grandchildren might not have started yet).  Neither real engine
+    proves :func:`unprovable_model` in minutes."""
+    model = unprovable_model()
+    start = registry.solve(model, backend="cpsat", max_deterministic_time=0.2)
+    assert start.status is Status.FEASIBLE   # the scripted winner's "optimum"
+    bits = "".join("1" if v else "0" for v in start.values[1:])
+    go = tmp_path / "go"
+    winner = tmp_path / "winner.py"
+    winner.write_text(f"#!{sys.executable}\nimport os, time\n"
+                      f"while not os.path.exists({str(go)!r}):\n    time.sleep(0.01)\n"
+                      f"print('o {start.cost}\\ns OPTIMUM FOUND\\nv {bits}', flush=True)\n")
+    winner.chmod(0o755)
+    backend = PortfolioBackend(backends=[("wcnf", {"command": [str(winner)]}),
                                          ("hermax", {"engine": "evalmaxsat"}),
                                          ("hermax", {"engine": "loandra"})])
     seen: set[int] = set()
+    both = threading.Event()
     done = threading.Event()
 
     def sample():
+        give_up = time.monotonic() + PATIENCE   # a failing test: let the winner end it
         while not done.is_set():
-            seen.update(_descendants_of(list(backend.last_pids)))
-            time.sleep(0.1)
+            pids = list(backend.last_pids)
+            seen.update(_descendants_of(pids))
+            if len(pids) == 3 and all(_descendants_of([pid]) for pid in pids[1:]):
+                both.set()   # both slow members run processes of their own: let it win
+            if both.is_set() or time.monotonic() > give_up:
+                go.touch()
+            time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     try:
-        sol = backend.solve(model, time_limit=60)
+        sol = backend.solve(model, time_limit=3600)
     finally:
         done.set()
         sampler.join()
-    assert sol.status is Status.OPTIMAL
-    assert sol.cost == model.cost(sol.values)
+    assert both.is_set(), "a slow member never started a process of its own"
+    assert sol.status is Status.OPTIMAL and sol.engine.startswith("wcnf")
+    assert sol.cost == model.cost(sol.values) == start.cost
     assert len(backend.last_pids) == 3
     assert seen, "no member had started a process of its own: the test pins nothing"
     assert _all_gone(backend.last_pids)
