@@ -419,6 +419,65 @@ def test_decimal_commas_with_a_unit_are_quantities(tmp_path):
     assert "amount <= €980" in tb.get_feature_names_out()
 
 
+def test_read_table_reads_named_columns_with_decimal_commas_without_a_comma(tmp_path):
+    """comma_columns: whole numbers written with thousands dots (1.234, € 3.500) in those
+    columns are 1234 and € 3500, as in a training file that wrote 1.234,5; other columns
+    are read as before, and the names read that way are in X.attrs."""
+    from satrules.commands.learn import read_table
+
+    path = tmp_path / "batch.csv"
+    path.write_text("level;amount;other;y\n1.234;€ 3.500;1.5;0\n2.100;€ 980;2.25;1\n",
+                    encoding="utf-8")
+    X, _ = read_table(str(path), "y")   # no comma anywhere: read as pandas reads it
+    assert X["level"].tolist() == [1.234, 2.1] and X.attrs["comma_columns"] == []
+    X, _ = read_table(str(path), "y", comma_columns=["level", "amount", "gone"])
+    assert X["level"].tolist() == [1234.0, 2100.0]
+    assert X["amount"].tolist() == ["€ 3500", "€ 980"]
+    assert X["other"].tolist() == [1.5, 2.25]
+    assert X.attrs["comma_columns"] == ["level", "amount"]
+
+
+def test_predict_reads_a_batch_as_learn_read_its_file(tmp_path, capsys):
+    """learn on a ';' file that writes 1.234,5 and € 1.250,50 saves which columns it read
+    with decimal commas; predict and report read a later batch of whole amounts (€ 3.500;
+    1.200: no comma) the same way.  Before, the batch was read as 3.5 and 1.2, and the
+    predictions were silently those of other values."""
+    rng = np.random.default_rng(0)
+    amount = rng.integers(500, 5000, 300) + rng.integers(0, 100, 300) / 100
+    level = rng.integers(100, 3000, 300) + rng.integers(0, 10, 300) / 10
+    label = (amount > 2000).astype(int)
+
+    def eu(v):   # 1234.5 -> "1.234,50"
+        return f"{v:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
+
+    rows = [f"€ {eu(a)};{eu(b)};{t}" for a, b, t in zip(amount, level, label, strict=True)]
+    (tmp_path / "train.csv").write_text("amount;level;y\n" + "\n".join(rows) + "\n",
+                                        encoding="utf-8")
+    rules = str(tmp_path / "r.json")
+    assert main(["learn", str(tmp_path / "train.csv"), "--target", "y", "--method", "imli",
+                 "--backend", "rc2", "--quiet", "--out", rules]) == 0
+    capsys.readouterr()
+    assert json.loads((tmp_path / "r.json").read_text())["extra"]["comma_columns"] == \
+        ["amount", "level"]
+    batch, commas = tmp_path / "batch.csv", tmp_path / "commas.csv"
+    batch.write_text("amount;level;y\n€ 3.500;1.200;1\n€ 1.000;2.000;0\n", encoding="utf-8")
+    commas.write_text("amount;level;y\n€ 3.500,00;1.200,00;1\n€ 1.000,00;2.000,00;0\n",
+                      encoding="utf-8")
+    predictions = []
+    for path in (batch, commas):
+        assert main(["predict", rules, str(path)]) == 0
+        out = capsys.readouterr().out.splitlines()
+        predictions.append([line.rsplit(",", 1)[1] for line in out[1:]])
+    assert predictions[0] == predictions[1] == ["1", "0"]
+    assert main(["report", rules, str(batch), "--out", str(tmp_path / "r.html")]) == 0
+    assert "accuracy 1.0000" in capsys.readouterr().err
+    doc = json.loads((tmp_path / "r.json").read_text())
+    doc["extra"]["comma_columns"] = "amount"
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    assert main(["predict", str(tmp_path / "bad.json"), str(batch)]) == 1
+    assert "extra.comma_columns: expected a list of strings" in capsys.readouterr().err
+
+
 def test_na_values_option_reads_placeholders_as_missing(tmp_path, capsys):
     """A '.' among numbers (SAS and Stata's missing value: medicaldata/opt) is refused
     with a hint that names the command-line option; --na-values reads it as missing in

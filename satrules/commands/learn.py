@@ -120,26 +120,33 @@ def _csv_header(path: str, text: str) -> tuple[list[str], str]:
     return best
 
 
-def _decimal_commas(frame: Any) -> Any:
+def _decimal_commas(frame: Any, force: Sequence[str] = ()) -> tuple[Any, list[str]]:
     """``frame`` with every text column whose values are all numbers written with a
     decimal comma (``4,5``, ``1.234,5``; at least one comma) read as numbers, and every
     text column of such numbers written with a unit (``13,5 %``, ``€ 1.250,50``) rewritten
     with decimal points (``13.5 %``, ``€ 1250.50``) when that makes it a quantity
-    (:func:`satrules.rules.quantity_unit`)."""
+    (:func:`satrules.rules.quantity_unit`); also the names of the columns so read.
+
+    The columns named in ``force`` (read as text) are read that way even without a
+    comma: a batch whose amounts are all whole (``€ 1.250``, ``1.234``) is read as the
+    training file was, dots grouping thousands.
+    """
     from pandas.api.types import is_object_dtype, is_string_dtype
 
     from satrules.rules import quantity_unit
 
+    done = []
     for name in frame.columns:
         column = frame[name]
         if not (is_object_dtype(column) or is_string_dtype(column)):
             continue
         text = column.dropna().astype(str)
-        if not len(text) or not text.str.contains(",").any():
+        if not len(text) or not (name in force or text.str.contains(",").any()):
             continue
         if text.str.fullmatch(_DECIMAL_COMMA).all() and text.str.contains(r"\d").all():
             frame[name] = column.str.replace(".", "", regex=False) \
                 .str.replace(",", ".", regex=False).astype(float)
+            done.append(name)
             continue
         parts = text.str.extract(_QUANTITY_COMMA)
         if parts[1].isna().any():
@@ -148,10 +155,12 @@ def _decimal_commas(frame: Any) -> Any:
             .str.replace(",", ".", regex=False) + parts[2]
         if quantity_unit(rewritten.to_numpy(dtype=object)) is not None:
             frame.loc[text.index, name] = rewritten
-    return frame
+            done.append(name)
+    return frame, done
 
 
-def read_table(path: str, target: str | None = None, na_values: Sequence[str] = ()):
+def read_table(path: str, target: str | None = None, na_values: Sequence[str] = (),
+               comma_columns: Sequence[str] = ()):
     """Read a CSV file with a header; return ``(X, y)`` (``y`` is None without ``target``).
 
     Empty cells and the usual markers (``NA``, ``NaN``, ``NULL``, ``N/A``...: see
@@ -162,8 +171,11 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
     The separator is the one of ``,``, ``;``, tab and ``|`` that splits the header into
     the most fields.  In a file not separated by commas, a column whose values are all
     numbers with a decimal comma (``4,5``, as Excel writes them where the comma is the
-    decimal mark) is numeric.  The file is read as UTF-8, or, when it is not valid
-    UTF-8, as Windows-1252 (then Latin-1), with a warning.
+    decimal mark) is numeric.  The names of the columns read with decimal commas are in
+    ``X.attrs["comma_columns"]`` (``satrules learn --out`` saves them); the columns in
+    ``comma_columns`` are read that way whatever their values, so ``1.234`` in a later
+    batch is 1234 when the training file wrote ``1.234,5``.  The file is read as UTF-8,
+    or, when it is not valid UTF-8, as Windows-1252 (then Latin-1), with a warning.
 
     Raises
     ------
@@ -186,16 +198,19 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
         seen.add(name)
     if dupes:
         raise ValueError(f"CSV file {path!r} has duplicate column names: {', '.join(dupes)}")
+    force = [name for name in comma_columns if name in header] if sep != "," else []
     try:
         frame = pd.read_csv(io.StringIO(text, newline=""), sep=sep, skipinitialspace=True,
-                            keep_default_na=False,
+                            keep_default_na=False, dtype=dict.fromkeys(force, str),
                             na_values=list(NA_MARKERS) + [str(v) for v in na_values])
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
     if len(frame) == 0:
         raise ValueError(f"CSV file {path!r} has a header but no data rows")
+    commas = []
     if sep != ",":
-        frame = _decimal_commas(frame)
+        frame, commas = _decimal_commas(frame, force)
+    frame.attrs["comma_columns"] = [name for name in commas if name != target]
     if target is None:
         return frame, None
     if target not in frame.columns:
@@ -210,6 +225,7 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
                          f"label cannot be learned from or scored: remove those rows or fill "
                          f"in their labels")
     X = frame.drop(columns=[target])
+    X.attrs["comma_columns"] = frame.attrs["comma_columns"]
     if X.shape[1] == 0:
         raise ValueError(f"CSV file {path!r} has no feature column besides the target")
     return X, y.to_numpy()
@@ -411,6 +427,7 @@ def run(args: argparse.Namespace) -> int:
     from satrules.report import rules_text
 
     X, y = read_table(args.data, args.target, args.na_values)
+    comma_columns = X.attrs["comma_columns"]   # saved: predict reads them the same way
     X = declare_ordered(X, args.ordered)
     params = method_params(args)
     if args.solver_cmd is not None:
@@ -433,6 +450,7 @@ def run(args: argparse.Namespace) -> int:
             "command": "learn", "data": args.data, "target": args.target,
             "method": args.method, "test_size": args.test_size,
             "random_state": args.random_state,
-            **({"na_values": list(args.na_values)} if args.na_values else {})})
+            **({"na_values": list(args.na_values)} if args.na_values else {}),
+            **({"comma_columns": comma_columns} if comma_columns else {})})
         print(f"\nsaved {args.out}", file=sys.stderr)
     return 0

@@ -29,6 +29,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def saved_comma_columns(path: str) -> list:
+    """The columns ``satrules learn`` read with decimal commas (saved in the file at
+    ``path``), to be read so again."""
+    saved = _saved_extra(path).get("comma_columns", [])
+    if not (isinstance(saved, list) and all(isinstance(v, str) for v in saved)):
+        raise ValueError(f"{path}: invalid rule-set file: field extra.comma_columns: expected "
+                         "a list of strings")
+    return saved
+
+
 def run(args: argparse.Namespace) -> int:
     from satrules import serialization
     from satrules.commands.learn import read_table
@@ -37,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     if not hasattr(est, "predict"):
         raise ValueError(f"{args.rules} holds a bare rule set without its binarization; "
                          "it cannot predict raw data")
-    frame, _ = read_table(args.data, na_values=saved_na_values(args.rules, args.na_values))
+    frame, _ = read_table(args.data, na_values=saved_na_values(args.rules, args.na_values),
+                          comma_columns=saved_comma_columns(args.rules))
     target = args.target
     if target is None:
         target = _saved_target(args.rules)

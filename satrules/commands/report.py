@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     from satrules import serialization
     from satrules.commands.learn import read_table
-    from satrules.commands.predict import _saved_target, saved_na_values
+    from satrules.commands.predict import _saved_target, saved_comma_columns, saved_na_values
     from satrules.report import write_report
 
     est = serialization.load(args.rules)
@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     target = args.target or _saved_target(args.rules)
     if target is None:
         raise ValueError("give --target: rules.json does not name the label column")
-    X, y = read_table(args.data, target, saved_na_values(args.rules, args.na_values))
+    X, y = read_table(args.data, target, saved_na_values(args.rules, args.na_values),
+                      saved_comma_columns(args.rules))
     sweep = pd.read_csv(args.sweep) if args.sweep else None
     metrics = write_report(est, X, y, args.out, sweep=sweep, benchmarks=args.benchmarks,
                            title=args.title)
