@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import signal
 import socket
 import subprocess
 import sys
@@ -29,14 +30,17 @@ from multiprocessing.connection import Connection
 from multiprocessing.spawn import get_executable
 from typing import Any
 
-__all__ = ["Child", "start"]
+__all__ = ["Child", "die_with_parent", "start"]
 
-#: What the child runs: read the parent's ``sys.path``, then the call, then make it.
+#: What the child runs: read the parent's ``sys.path``, ask to die with the parent, then
+#: read the call and make it.
 _BOOT = """\
 import pickle, sys
 from multiprocessing.connection import Connection
 conn = Connection(int(sys.argv[1]))
 sys.path[:] = pickle.loads(conn.recv_bytes())
+from satrules.backends._child import die_with_parent
+die_with_parent(int(sys.argv[2]))
 import importlib
 module, name, args = pickle.loads(conn.recv_bytes())
 getattr(importlib.import_module(module), name)(conn, *args)
@@ -76,7 +80,8 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
     ``target`` must be a module-level function of an importable module, and
     ``args`` picklable.  Only ``target``'s module (and what it imports) is loaded
     in the child, never the caller's ``__main__``.  Standard input is
-    ``/dev/null``; output and the process group are the parent's.  A child that
+    ``/dev/null``; output and the process group are the parent's.  On Linux the
+    child is killed if the parent dies, even by SIGKILL (:func:`die_with_parent`).  A child that
     died before it read the call shows as a closed pipe to the caller's ``recv``;
     if sending the call is interrupted, the child is killed before the interrupt
     goes on.
@@ -92,7 +97,8 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
     mine, theirs = socket.socketpair()
     try:
         # the interpreter multiprocessing would use (multiprocessing.set_executable works)
-        popen = subprocess.Popen([get_executable(), "-c", _BOOT, str(theirs.fileno())],
+        popen = subprocess.Popen([get_executable(), "-c", _BOOT, str(theirs.fileno()),
+                                  str(os.getpid())],
                                  pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
     except BaseException:
         mine.close()
@@ -111,6 +117,24 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
         conn.close()
         raise
     return child, conn
+
+
+def die_with_parent(parent: int) -> None:
+    """Have Linux SIGKILL this process when ``parent`` dies, even by SIGKILL (no clean-up).
+
+    ``prctl(PR_SET_PDEATHSIG)``; elsewhere a no-op.  Processes this one starts itself
+    are not covered (the parent's normal clean-up kills them).
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
+            return
+    except (OSError, AttributeError):  # no libc prctl: not Linux
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def _echo_pid(conn: Connection) -> None:

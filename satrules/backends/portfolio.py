@@ -26,7 +26,6 @@ import io
 import json
 import os
 import shutil
-import signal
 import tempfile
 import threading
 import time
@@ -55,16 +54,14 @@ _REPORT_MARGIN = 0.3
 
 def _member_main(conn: Any, name: str, options: dict, deadline: float | None,
                  seed: int | None, hint: Mapping | None,
-                 scratch: str | None = None, parent: int | None = None) -> None:
+                 scratch: str | None = None) -> None:
     """Child entry: own process group, read the model, solve, send a plain-data answer.
 
     Temporary files go to ``scratch``, a directory the parent removes: a member is
     killed without warning, so its own clean-up (e.g. the ``wcnf`` backend's
     temporary WCNF file) may never run.
     """
-    os.setpgid(0, 0)
-    if parent is not None:
-        _die_with_parent(parent)
+    os.setpgid(0, 0)   # (it dies with the parent: satrules.backends._child.start)
     if scratch is not None:
         os.environ["TMPDIR"] = scratch  # for processes the member starts
         tempfile.tempdir = scratch
@@ -88,24 +85,6 @@ def _member_main(conn: Any, name: str, options: dict, deadline: float | None,
                                     "message": f"{type(exc).__name__}: {exc}"}).encode())
     finally:
         conn.close()
-
-
-def _die_with_parent(parent: int) -> None:
-    """Have Linux SIGKILL this member if the parent dies, even by SIGKILL (no clean-up).
-
-    ``prctl(PR_SET_PDEATHSIG)``; elsewhere a no-op.  Processes the member started
-    itself are not covered (they are killed by the parent's normal clean-up).
-    """
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
-            return
-    except (OSError, AttributeError):  # no libc prctl: not Linux
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
 
 
 def encode_model(model: Model) -> bytes:
@@ -219,8 +198,8 @@ class PortfolioBackend(BackendBase):
             payload = encode_model(model)
             for name, opts in self.members:
                 # killed in `finally`, with all it started
-                proc, parent = start_child(_member_main, (name, opts, deadline, seed, hint,
-                                                          scratch, os.getpid()))
+                proc, parent = start_child(_member_main,
+                                           (name, opts, deadline, seed, hint, scratch))
                 procs.append(proc)   # first: an interrupt from here on still kills it
                 conns[parent] = (name, opts)
                 self.last_pids.append(proc.pid)

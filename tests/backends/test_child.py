@@ -9,6 +9,7 @@ script piped to ``python -`` could not start one.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -103,3 +104,40 @@ def test_interrupt_while_sending_the_call_kills_the_child(monkeypatch):
     monkeypatch.undo()
     assert len(started) == 1
     assert wait_until(lambda: not alive(started[0].pid))
+
+
+def test_child_dies_with_a_sigkilled_parent(tmp_path):
+    """A parent killed by SIGKILL cannot clean up: its children (a hermax engine, a
+    portfolio member) die with it all the same (Linux parent-death signal)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("parent-death signals are Linux only")
+    (tmp_path / "sleeper_mod.py").write_text(
+        "import os, time\n"
+        "def sleep(conn):\n"
+        "    conn.send(os.getpid())\n"
+        "    time.sleep(3600)\n")
+    pidfile = tmp_path / "child.pid"
+    (tmp_path / "runner.py").write_text(
+        "import time\n"
+        "import sleeper_mod\n"
+        "from satrules.backends._child import start\n"
+        "child, conn = start(sleeper_mod.sleep)\n"
+        f"open({str(pidfile) + '.tmp'!r}, 'w').write(str(conn.recv()))\n"
+        f"import os; os.rename({str(pidfile) + '.tmp'!r}, {str(pidfile)!r})\n"
+        "time.sleep(3600)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    parent = subprocess.Popen([sys.executable, str(tmp_path / "runner.py")], cwd=tmp_path,
+                              env=env)
+    child = None
+    try:
+        assert wait_until(pidfile.exists), "the child did not start"
+        child = int(pidfile.read_text())
+        assert alive(child)
+        parent.kill()
+        parent.wait()
+        assert wait_until(lambda: not alive(child)), "the child outlived its parent"
+    finally:
+        parent.kill()
+        parent.wait()
+        if child is not None and alive(child):
+            os.kill(child, 9)
