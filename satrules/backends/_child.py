@@ -81,10 +81,10 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
     ``args`` picklable.  Only ``target``'s module (and what it imports) is loaded
     in the child, never the caller's ``__main__``.  Standard input is
     ``/dev/null``; output and the process group are the parent's.  On Linux the
-    child is killed if the parent dies, even by SIGKILL (:func:`die_with_parent`).  A child that
-    died before it read the call shows as a closed pipe to the caller's ``recv``;
-    if sending the call is interrupted, the child is killed before the interrupt
-    goes on.
+    child is killed if the parent dies, even by SIGKILL (:func:`die_with_parent`).
+    A child that died before it read the call shows as a closed pipe to the
+    caller's ``recv``; if sending the call is interrupted, the child is killed
+    before the interrupt goes on.
 
     Examples
     --------
