@@ -352,6 +352,20 @@ def _check_stray_quantities(values: np.ndarray, name: str, counts: Counter | Non
         f"na_values={[str(odd[0])]}))")
 
 
+def _comma_note(counts: Counter) -> str:
+    """For the warning on a column dropped as ID-like: a note when its values are numbers
+    written with a decimal comma (:func:`comma_decimal_example`), else ''."""
+    example = comma_decimal_example(counts, text=True)
+    if example is None:
+        return ""
+    if comma_decimal_example([example]) is not None:   # a plain number
+        return (f"; its values are numbers written with a decimal comma (such as "
+                f"{example!r}): read them as numbers, {COMMA_ADVICE}")
+    return (f"; its values are numbers written with a decimal comma (such as {example!r}): "
+            "write them with decimal points to use them as quantities (satrules learn reads "
+            "a ';' file written so as it is)")
+
+
 def _almost_read(values: np.ndarray, counts: Counter) -> str:
     """For the warning on a column dropped as ID-like: a note when at least
     ``NUMERIC_SHARE`` of its values are written as dates or as durations
@@ -378,6 +392,52 @@ def _almost_read(values: np.ndarray, counts: Counter) -> str:
     read = next(v for v in counts if isinstance(v, str) and written_as(v) == form)
     return (f"; {n_read} of its {len(values)} values are {form}s (such as {read!r}) but not "
             f"all (such as {other!r}): write them alike to use the column")
+
+
+#: a number written with a decimal comma, maybe with dots grouping thousands, maybe with a
+#: short text around it (``4,5``, ``1.797,4``; ``€ 1.250,50``, ``13,5 %``): the number
+_COMMA_NUMBER = re.compile(r"(\D{0,5}?)\s*([+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?)\s*(\D{0,20})")
+#: ... whose comma cannot be a thousands separator (``4,5``, ``1,2345``, ``1.234,5``)
+_DECIMAL_MARK = re.compile(r",(?:\d{1,2}|\d{4,})(?!\d)|\.\d{3},\d")
+#: how to read plain such numbers, for the notes below
+COMMA_ADVICE = "e.g. pandas.read_csv(..., decimal=',', thousands='.')"
+
+
+def warn_comma_categories(found: dict[str, str], stacklevel: int = 2) -> None:
+    """Warn about categorical features whose values are plain numbers written with a
+    decimal comma (``found``: name -> an example value); nothing when there are none."""
+    if found:
+        warnings.warn(
+            "categorical feature(s) whose values are numbers written with a decimal comma, "
+            "used as categories: " + "; ".join(f"{name!r} (such as {example!r})"
+                                              for name, example in found.items()) +
+            f"; read them as numbers to use them as such, {COMMA_ADVICE}", UserWarning,
+            stacklevel=stacklevel + 1)
+
+
+def comma_decimal_example(values, text: bool = False) -> str | None:
+    """A value of ``values`` showing that they are numbers written with a decimal comma,
+    or None.  True when every value is a string written as such a number (``4,5``,
+    ``1.797,4``; with ``text``, also with a short text around it: ``€ 1.250,50``) and
+    some comma cannot group thousands (``12,000`` alone could, so it gives None).
+
+    Examples
+    --------
+    >>> comma_decimal_example(["1.797,4", "2.700,7", "950"])
+    '1.797,4'
+    >>> comma_decimal_example(["12,000", "1,250"]) is None   # US thousands, or not?
+    True
+    >>> comma_decimal_example(["€ 4.327,11"]), comma_decimal_example(["€ 4.327,11"], text=True)
+    (None, '€ 4.327,11')
+    """
+    example = None
+    for value in values:
+        match = _COMMA_NUMBER.fullmatch(value) if isinstance(value, str) else None
+        if match is None or (not text and (match[1] or match[3])):
+            return None
+        if example is None and _DECIMAL_MARK.search(match[2]):
+            example = str(value)
+    return example
 
 
 def _check_finite(numeric: np.ndarray, name: str) -> None:
@@ -618,7 +678,7 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
             return "id", (f"{n_levels} distinct values in {len(values)} rows (more than "
                           f"max_levels={limit}): an identifier, not a category"
                           + ("" if categorical or counts is None
-                             else _almost_read(values, counts)))
+                             else _almost_read(values, counts) or _comma_note(counts)))
         return "categorical", None
     if max_levels is not None and len(numeric) >= 20 and np.all(numeric == np.round(numeric)):
         steps = np.diff(numeric)
@@ -791,6 +851,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self._ladder_layouts: dict = {}   # class_columns' ladders, per n_cuts
         self.feature_kinds_: dict[str, str] = {}
         self.dropped_features_: dict[str, str] = {}
+        self._comma_categories: dict[str, str] = {}   # numbers written with decimal commas
         for f, (col, name) in enumerate(zip(cols, names, strict=True)):
             col, miss = self._clean(col, name)
             y_known = None if labels is None else labels[~miss]
@@ -806,6 +867,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             self._specs.append((kind, values, with_missing))
             self.feature_kinds_[name] = kind
             self.conditions_.extend(self._feature_conditions(f, name, kind, values, with_missing))
+        warn_comma_categories(self._comma_categories, stacklevel=2)
         if self.dropped_features_:
             warnings.warn(
                 "dropped ID-like column(s) (set max_levels=None to keep them): " +
@@ -831,6 +893,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             unit, numeric = numeric
         if kind == "categorical":
             cats = sorted(set(vals.tolist()), key=lambda v: (str(type(v)), v))
+            example = None if categorical else comma_decimal_example(cats)
+            if example is not None:
+                self._comma_categories[name] = example
             if has_missing:
                 cats.append(MISSING)
             if len(cats) <= 1:

@@ -202,6 +202,44 @@ def test_numeric_column_with_a_few_bad_values_is_an_error(make):
         est.fit(X) if make is ThresholdBinarizer else est.fit(X, y)
 
 
+def european_numbers(n: int = 80, seed: int = 3) -> tuple[pd.DataFrame, np.ndarray]:
+    """As pandas.read_csv(sep=';') reads a file written with decimal commas: text."""
+    rng = np.random.default_rng(seed)
+    level = rng.integers(1000, 3000, n) + rng.integers(1, 10, n) / 10
+    X = pd.DataFrame({
+        "level": [f"{v:,.1f}".replace(",", ".")[:-2] + "," + f"{v:.1f}"[-1] for v in level],
+        "amount": [f"€ {v:.2f}".replace(".", ",") for v in level],
+        "dose": rng.choice(["1,5", "2,25", "4,0"], n),
+        "grouped": rng.choice(["12,000", "1,250", "3,500"], n),    # US thousands, or not?
+        "pair": rng.choice(["a,b", "c,d", "e,f"], n),
+        "x": rng.normal(size=n)})
+    return X, (level > 2000).astype(int)
+
+
+@pytest.mark.parametrize("est", [ThresholdBinarizer(), *estimators()],
+                         ids=lambda e: type(e).__name__)
+def test_numbers_with_decimal_commas_are_named_with_the_way_to_read_them(est):
+    """A frame read without decimal=',' holds numbers as text: a dropped ID-like column of
+    them says so (with the pandas option, or, with a unit, to write decimal points), and
+    a categorical one is used as categories with a warning; '12,000' (which could group
+    thousands) and 'a,b' are not numbers with a decimal comma."""
+    X, y = european_numbers()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.fit(X, y)
+    text = " ".join(str(w.message) for w in caught)
+    assert re.search(r"'level': .*an identifier, not a category; its values are numbers "
+                     r"written with a decimal comma \(such as '\d\.\d{3},\d'\): read them as "
+                     r"numbers, e\.g\. pandas\.read_csv\(\.\.\., decimal=',', thousands='\.'\)",
+                     text), text
+    assert re.search(r"'amount': .*decimal comma \(such as '€ \d+,\d\d'\): write them with "
+                     r"decimal points", text), text
+    assert re.search(r"categorical feature\(s\) whose values are numbers written with a "
+                     r"decimal comma, used as categories: 'dose' \(such as '\d,\d+'\); read "
+                     r"them as numbers", text), text
+    assert "'grouped' (such as" not in text and "'pair' (such as" not in text
+
+
 def test_mostly_text_column_stays_categorical():
     """A string column where under 90 % of the values parse as numbers is categorical."""
     X = pd.DataFrame({"code": ["1", "2", "x", "y", "z", "1"], "v": [1, 2, 3, 4, 5, 6]})

@@ -29,12 +29,14 @@ from satrules.binarize import (
     MISSING,
     category_columns,
     checkable_frame,
+    comma_decimal_example,
     date_values,
     duration_values,
     inspect_column,
     numeric_values,
     ordered_levels,
     quantity_values,
+    warn_comma_categories,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types, check_missing_labels
@@ -73,6 +75,7 @@ class _ColumnEncoder:
         self.levels = [None] * X.shape[1]
         self.units = [None] * X.shape[1]   # a quantity's unit text ("{}%")
         self.date_orders = [None] * X.shape[1]   # dates in numbers: "mdy" or "dmy"
+        commas = {}   # categorical columns of numbers written with decimal commas
         for j in range(X.shape[1]):
             column = X[:, j]
             miss = missing_mask(column)
@@ -94,6 +97,9 @@ class _ColumnEncoder:
                 kind, cats = "dropped", None
             elif kind == "categorical":
                 cats = np.unique(values.astype(str))
+                example = None if j in categorical else comma_decimal_example(cats)
+                if example is not None:
+                    commas[self.names[j]] = example
                 if miss.any():
                     cats = np.append(cats, MISSING)
             else:
@@ -102,6 +108,7 @@ class _ColumnEncoder:
             self.kinds.append(kind)
             self.categories.append(cats)
             self.nullable.append(kind in _NUMERIC_KINDS and bool(miss.any()))
+        warn_comma_categories(commas, stacklevel=3)
         if self.dropped:
             warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
                           + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
