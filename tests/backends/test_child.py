@@ -32,11 +32,11 @@ SCRIPT = textwrap.dedent("""\
     x = m.new_var("x")
     m.add_soft([x], 2)
     m.add_soft([-x], 1)
-    sol = solve(m, backend="portfolio", backends=["rc2", "cpsat"], time_limit=60)
+    sol = solve(m, backend="portfolio", backends=["rc2", "cpsat"], time_limit=600)
     print(sol.status.value, sol.cost, flush=True)
     {hermax}
     """)
-HERMAX = ('sol = solve(m, backend="hermax", engine="evalmaxsat", time_limit=60)\n'
+HERMAX = ('sol = solve(m, backend="hermax", engine="evalmaxsat", time_limit=600)\n'
           'print(sol.status.value, sol.cost, flush=True)')
 
 
