@@ -363,7 +363,7 @@ def _comma_note(counts: Counter) -> str:
                 f"{example!r}): read them as numbers, {COMMA_ADVICE}")
     return (f"; its values are numbers written with a decimal comma (such as {example!r}): "
             "write them with decimal points to use them as quantities (satrules learn reads "
-            "a ';' file written so as it is)")
+            "such ';' files as they are)")
 
 
 def _almost_read(values: np.ndarray, counts: Counter) -> str:
