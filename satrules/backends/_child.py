@@ -11,16 +11,16 @@ piped to ``python -`` could not start one at all.  :func:`start` starts a fresh
 interpreter that imports only what the function needs, with the parent's
 ``sys.path``, and talks to it over a socket pair wrapped in
 :class:`multiprocessing.connection.Connection` (so ``send``/``recv``/``poll`` and
-:func:`multiprocessing.connection.wait` work as before).  The call arrives
-pickled from the parent, which the child trusts; what children send back is each
+:func:`multiprocessing.connection.wait` work as before).  The call arrives as JSON
+(nothing is unpickled to start a child); what the two then exchange is each
 backend's business (the portfolio's members answer in JSON).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-import pickle
 import signal
 import socket
 import subprocess
@@ -35,14 +35,14 @@ __all__ = ["Child", "die_with_parent", "start"]
 #: What the child runs: read the parent's ``sys.path``, ask to die with the parent, then
 #: read the call and make it.
 _BOOT = """\
-import pickle, sys
+import json, sys
 from multiprocessing.connection import Connection
 conn = Connection(int(sys.argv[1]))
-sys.path[:] = pickle.loads(conn.recv_bytes())
+sys.path[:] = json.loads(conn.recv_bytes())
 from satrules.backends._child import die_with_parent
 die_with_parent(int(sys.argv[2]))
 import importlib
-module, name, args = pickle.loads(conn.recv_bytes())
+module, name, args = json.loads(conn.recv_bytes())
 getattr(importlib.import_module(module), name)(conn, *args)
 """
 
@@ -78,8 +78,10 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
     """Run ``target(conn, *args)`` in a fresh Python process; return it and the parent's end.
 
     ``target`` must be a module-level function of an importable module, and
-    ``args`` picklable.  Only ``target``'s module (and what it imports) is loaded
-    in the child, never the caller's ``__main__``.  Standard input is
+    ``args`` plain data that JSON carries (strings, numbers, booleans, None, lists,
+    dicts with string keys; tuples arrive as lists, paths as strings).  Only
+    ``target``'s module (and what it imports) is loaded in the child, never the
+    caller's ``__main__``.  Standard input is
     ``/dev/null``; output and the process group are the parent's.  On Linux the
     child is killed if the parent dies, even by SIGKILL (:func:`die_with_parent`).
     A child that died before it read the call shows as a closed pipe to the
@@ -89,11 +91,13 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
     Examples
     --------
     >>> child, conn = start(_echo_pid)
-    >>> conn.recv() == child.pid
+    >>> int(conn.recv_bytes()) == child.pid
     True
     >>> child.join(); conn.close(); child.exitcode
     0
     """
+    call = json.dumps([target.__module__, target.__qualname__, list(args)],
+                      default=_plain).encode()   # before any process starts
     mine, theirs = socket.socketpair()
     try:
         # the interpreter multiprocessing would use (multiprocessing.set_executable works)
@@ -107,8 +111,8 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
         theirs.close()
     child, conn = Child(popen), Connection(mine.detach())
     try:
-        conn.send_bytes(pickle.dumps(list(sys.path)))
-        conn.send_bytes(pickle.dumps((target.__module__, target.__qualname__, tuple(args))))
+        conn.send_bytes(json.dumps(list(sys.path)).encode())
+        conn.send_bytes(call)
     except OSError:   # the child already died: the caller's recv reports it
         pass
     except BaseException:
@@ -137,7 +141,15 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def _plain(value: Any) -> str:
+    """JSON for what it does not carry itself: a path as its string, else a clear error."""
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    raise TypeError(f"cannot send a {type(value).__name__} to a child process: its arguments "
+                    "must be plain data (strings, numbers, lists, dicts)")
+
+
 def _echo_pid(conn: Connection) -> None:
     """Send this process's pid (the example of :func:`start`)."""
-    conn.send(os.getpid())
+    conn.send_bytes(str(os.getpid()).encode())
     conn.close()

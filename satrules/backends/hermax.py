@@ -31,6 +31,7 @@ breaks a hard constraint raises :class:`~satrules.exceptions.BackendError`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import os
 import signal
@@ -187,7 +188,7 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
             close()
 
 
-def _child_main(conn: Any, spec: EngineSpec) -> None:
+def _child_main(conn: Any, spec: dict) -> None:
     """Child process entry: read the clauses, solve in process, send the answer.
 
     The child stays in its parent's process group: the engines that run here
@@ -196,7 +197,7 @@ def _child_main(conn: Any, spec: EngineSpec) -> None:
     """
     try:
         data = conn.recv()
-        conn.send(("ok", _run_engine(spec, data, None, False)))
+        conn.send(("ok", _run_engine(EngineSpec(**spec), data, None, False)))
     except Exception as exc:  # sent to the parent, which reports Status.ERROR
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
@@ -266,7 +267,8 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
     the writer until the child has started and reads it, and a slow start must
     not push the answer past the limit.
     """
-    proc, parent = start_child(_child_main, (spec,))   # never re-runs the caller's script
+    # never re-runs the caller's script; the spec travels as its fields
+    proc, parent = start_child(_child_main, (dataclasses.asdict(spec),))
     sender = None
     try:   # from here on a KeyboardInterrupt (or SIGTERM at the CLI) still kills the child
         thread = threading.Thread(target=_send_quietly, args=(parent, data), daemon=True)

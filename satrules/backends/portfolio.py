@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from satrules.backends._child import start as start_child
-from satrules.backends.base import BackendBase, parse_backend_specs
+from satrules.backends.base import BackendBase, hint_values, parse_backend_specs
 from satrules.backends.hermax import kill_process_tree
 from satrules.exceptions import EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
@@ -53,7 +53,7 @@ _REPORT_MARGIN = 0.3
 
 
 def _member_main(conn: Any, name: str, options: dict, deadline: float | None,
-                 seed: int | None, hint: Mapping | None,
+                 seed: int | None, hint: list | None,
                  scratch: str | None = None) -> None:
     """Child entry: own process group, read the model, solve, send a plain-data answer.
 
@@ -69,6 +69,8 @@ def _member_main(conn: Any, name: str, options: dict, deadline: float | None,
         from satrules.backends.registry import solve
 
         model = decode_model(conn.recv_bytes())
+        if hint is not None:   # [[variable id, value], ...]: the model carries no names
+            hint = {int(var): bool(value) for var, value in hint}
 
         limit = None
         if deadline is not None:
@@ -196,14 +198,17 @@ class PortfolioBackend(BackendBase):
         scratch = tempfile.mkdtemp(prefix="satrules-portfolio-")
         try:
             payload = encode_model(model)
+            # by variable id: the members' models (plain arrays) carry no names
+            hints = hint_values(model, hint)
             for name, opts in self.members:
                 # killed in `finally`, with all it started
+                pairs = None if hint is None else [list(p) for p in hints.items()]
                 proc, parent = start_child(_member_main,
-                                           (name, opts, deadline, seed, hint, scratch))
+                                           (name, opts, deadline, seed, pairs, scratch))
                 procs.append(proc)   # first: an interrupt from here on still kills it
                 conns[parent] = (name, opts)
                 self.last_pids.append(proc.pid)
-                # the model goes through the pipe from a thread: a large pickle blocks the
+                # the model goes through the pipe from a thread: a large model blocks the
                 # writer until the child has started and reads it, and children start slowly
                 sender = threading.Thread(target=_send_quietly, args=(parent, payload),
                                           daemon=True)

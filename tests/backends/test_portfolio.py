@@ -246,3 +246,17 @@ def test_interrupt_right_after_a_member_starts_still_kills_it(monkeypatch):
     assert len(started) == 1, "the interrupt came before or after the first member started"
     assert _all_gone(started), kept.typename
     assert scratch and not Path(scratch[0]).exists()
+
+
+def test_hint_by_variable_name_reaches_the_members():
+    """A hint keyed by variable names (as every backend takes it) reaches the members as
+    variable ids: their models are plain arrays without names, so each member raised
+    KeyError and the portfolio answered ERROR before."""
+    m = Model()
+    xs = m.new_vars("x", 3)
+    m.add_hard(xs)
+    m.add_soft([-xs[0]], 2)
+    m.add_soft([-xs[1]], 1)
+    sol = registry.solve(m, backend="portfolio", backends=["rc2", "cpsat"],
+                         hint={("x", 1): True, ("x", 0): False}, time_limit=600)
+    assert sol.status is Status.OPTIMAL and sol.cost == 0, sol.message
