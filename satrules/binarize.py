@@ -621,10 +621,21 @@ def _level_limit(max_levels: Any, n_present: int) -> int | None:
 
 #: Column names that say "identifier": ``id`` as a word (``ID``, ``patient_id``,
 #: ``Customer ID``, ``id.code``), at the end of a camel-case name (``PassengerId``,
-#: ``customerID``; not ``paid`` or ``fluid``), or after a common short prefix (``pid``:
-#: survival/gbsg's patient numbers, ``ptid``, ``subjid``, ``hhid``...).
-_ID_NAME = re.compile(r"(^|[_\s.])[iI][dD]$|^[iI][dD]([_\s.]|$)|[a-z]I[dD]$"
-                      r"|^(?i:(p|pt|pat|subj|cust|hh|obs|rec|case|user|emp|stud|mem)id)$")
+#: ``customerID``; not ``paid`` or ``fluid``), after a common prefix (``pid``:
+#: survival/gbsg's patient numbers, ``ptid``, ``subjid``, ``hhid``; ``childid``,
+#: ``schoolid``, ``townid``, ``distid``: the groups of panel and multilevel data), or a
+#: word that names the unit measured (``subject``, ``Subject``, ``patient``).
+_ID_NAME = re.compile(
+    r"(^|[_\s.])[iI][dD]$|^[iI][dD]([_\s.]|$)|[a-z]I[dD]$"
+    r"|(^|[_\s.])(?i:(p|pt|pat|patient|pers|person|subj|subject|cust|customer|hh|h|house"
+    r"|household|fam|family|obs|rec|case|user|u|emp|employee|stud|student|mem|member"
+    r"|child|kid|sch|school|s|dist|district|town|county|city|state|geo|unit|site|plot"
+    r"|study|org|firm|int|group|grp)id)$"
+    r"|^(?i:subject|patient|participant|respondent|individual)$")
+
+#: Distinct values from which an integer column named like an identifier is dropped even
+#: when its rows share them (a group identifier: one child's repeated records).
+GROUP_ID_LEVELS = 20
 
 
 def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
@@ -642,9 +653,12 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     values, i.e. more than 50 levels or more than half the rows distinct), when it is
     named ``rownames`` or ``Unnamed: 0`` (row labels from R or pandas), or when it is a
     numeric column of at least 20 distinct integers, one per row, in increasing or
-    decreasing row order (a row number), or integers, more than half of them distinct,
-    in a column named like an identifier (``ID``, ``patient_id``, ``id.code``: MASS/biopsy's
-    sample codes; ``PassengerId``, ``pid``: survival/gbsg's patient numbers).
+    decreasing row order (a row number), or integers in a column named like an identifier
+    (``ID``, ``patient_id``, ``id.code``: MASS/biopsy's sample codes; ``PassengerId``,
+    ``pid``: survival/gbsg's patient numbers; ``childid``, ``Subject``) when more than
+    half of them are distinct (a record number) or at least :data:`GROUP_ID_LEVELS` = 20
+    are (a group number shared by rows: HLMdiag/autism's ``childid``, 155 children in 604
+    rows).
     ``max_levels=None`` turns all of these off.
 
     Raises
@@ -685,9 +699,21 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         if (steps > 0).all() or (steps < 0).all():
             return "id", (f"{len(numeric)} distinct integers in row order: a row number, "
                           "not a feature")
-        if _ID_NAME.search(name) and len(np.unique(numeric)) > len(numeric) // 2:
-            return "id", (f"integers named like an identifier, {len(np.unique(numeric))} "
-                          f"distinct in {len(numeric)} rows: a record number, not a feature")
+        if _ID_NAME.search(name):
+            n_distinct = len(np.unique(numeric))
+            if n_distinct > len(numeric) // 2:
+                return "id", (f"integers named like an identifier, {n_distinct} distinct "
+                              f"in {len(numeric)} rows: a record number, not a feature")
+            if n_distinct >= GROUP_ID_LEVELS:
+                return "id", (
+                    f"integers named like an identifier, {n_distinct} distinct in "
+                    f"{len(numeric)} rows, so rows share them (the records of one subject "
+                    "or group): a group number, not a feature (to use its values as "
+                    "categories, pass it as a pandas 'category' column"
+                    + ("" if n_distinct <= _level_limit(max_levels, len(numeric))
+                       else f" with max_levels >= {n_distinct}")
+                    + "; to measure accuracy on new groups, split the rows by group, e.g. "
+                    "with sklearn's GroupKFold)")
     return "numeric", numeric
 
 

@@ -457,6 +457,67 @@ def test_identifier_names(name, dropped):
     assert tb.feature_kinds_[name] == ("dropped" if dropped else "ordinal")
 
 
+def repeated_records(name: str, n_groups: int = 30, per_group: int = 4,
+                     seed: int = 2) -> tuple[pd.DataFrame, np.ndarray]:
+    """Longitudinal data as HLMdiag/autism holds it: ``per_group`` visits of each of
+    ``n_groups`` children, numbered in a column ``name``, shuffled.  The label is a
+    per-child trait that the numbers happen to order, so a rule on them would fit."""
+    rng = np.random.default_rng(seed)
+    child = np.repeat(rng.choice(1000, size=n_groups, replace=False), per_group)
+    age = rng.integers(2, 14, size=child.size)
+    X = pd.DataFrame({name: child, "age": age}).sample(frac=1, random_state=seed)
+    y = np.where(X[name] > np.median(child), "pdd", "autism")
+    return X.reset_index(drop=True), y
+
+
+@pytest.mark.parametrize("name", ["childid", "schoolid", "Subject", "patient", "hhid",
+                                  "Ketchup.hid", "child_id", "ID"])
+def test_group_numbers_shared_by_rows_are_dropped(name):
+    """HLMdiag/autism's ``childid`` (155 children in 604 rows) was kept as a number and
+    became the rule ``childid <= 202``: integers named like an identifier are dropped when
+    at least 20 are distinct, even if rows share them (repeated records of one subject),
+    and the warning says what they are and how to keep or use them."""
+    X, y = repeated_records(name)
+    with pytest.warns(UserWarning, match=rf"{re.escape(repr(name))}: integers named like an "
+                                         r"identifier, 30 distinct in 120 rows, so rows share"
+                                         r".*GroupKFold"):
+        tb = ThresholdBinarizer().fit(X, y)
+    assert tb.dropped_features_.keys() == {name}
+    assert "max_levels" not in tb.dropped_features_[name]   # 30 levels are within the limit
+    few = repeated_records(name, n_groups=60, per_group=2)[0]
+    with pytest.warns(UserWarning, match=r"with max_levels >= 60"):
+        ThresholdBinarizer().fit(few)
+
+
+@pytest.mark.parametrize("name, n_groups", [("score", 30), ("school", 30), ("family", 30),
+                                            ("childid", 19), ("site_id", 5)])
+def test_shared_numbers_stay_features_otherwise(name, n_groups):
+    """The same numbers under a name that does not say "identifier" (``school`` may be
+    years of schooling), and identifiers with fewer than 20 distinct values, stay numeric
+    features; ``max_levels=None`` keeps every column."""
+    X, y = repeated_records(name, n_groups=n_groups)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tb = ThresholdBinarizer().fit(X, y)
+    assert tb.dropped_features_ == {} and tb.feature_kinds_[name] == "ordinal"
+    kept = ThresholdBinarizer(max_levels=None).fit(*repeated_records("childid"))
+    assert kept.feature_kinds_["childid"] == "ordinal"
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_estimators_never_write_rules_on_group_numbers(est):
+    """No estimator writes a rule on a group number, and each names it as dropped."""
+    X, y = repeated_records("childid")
+    with pytest.warns(UserWarning, match=r"'childid': integers named like an identifier"):
+        est.fit(X, y)
+    dropped = (est.dropped_features_ if hasattr(est, "dropped_features_")
+               else est.binarizer_.dropped_features_)
+    assert "childid" in dropped
+    text = est.to_text() if hasattr(est, "to_text") else str(est.rules_)
+    assert "childid" not in text
+    assert est.predict(X).shape == (len(X),)
+
+
 # ---------------------------------------------------------------- dates
 def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
     """Visit dates (some missing) whose label flips on 2004-01-01, and a noise column."""
