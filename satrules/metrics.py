@@ -28,7 +28,8 @@ import scipy.sparse as sp
 __all__ = [
     "as_covers", "cover_size", "covered", "coverage", "coverage_rate", "overlap",
     "overlap_rate", "max_overlap_rate", "mean_overlap", "rule_accuracy", "predict_rules",
-    "rule_set_accuracy", "rule_size", "max_width",
+    "rule_set_accuracy", "rule_size", "max_width", "deciding_rules", "region_counts",
+    "region_proba",
 ]
 
 
@@ -173,15 +174,10 @@ def predict_rules(covers, labels, default, selected=None, priority=None, resolve
     if selected is not None:
         labels = labels[np.asarray(selected, dtype=np.intp)]
     n_rules, n_samples = rows.shape
-    rank = np.empty(n_rules, dtype=np.int64)  # larger = preferred, 1..n_rules
-    best_first = (np.arange(n_rules) if priority is None
-                  else np.argsort(-np.asarray(priority, dtype=float), kind="stable"))
-    rank[best_first] = np.arange(n_rules, 0, -1)
     out = np.full(n_samples, default, dtype=np.result_type(labels, np.asarray(default)))
     if n_rules == 0:
         return out
-    dense = rows.toarray()
-    scored = dense * rank[:, None]
+    dense, scored = _ranked(rows, priority)
     hit = dense.any(axis=0)
     if resolve == "priority":
         out[hit] = labels[scored.argmax(axis=0)[hit]]
@@ -198,6 +194,71 @@ def predict_rules(covers, labels, default, selected=None, priority=None, resolve
     score = votes * (n_rules + 1) + best  # votes dominate, then the best rule's rank
     out[hit] = classes[score.argmax(axis=1)[hit]]
     return out
+
+
+def _ranked(rows: sp.csr_matrix, priority) -> tuple[np.ndarray, np.ndarray]:
+    """The dense covers and the covers times each rule's rank (larger = preferred,
+    ``1..n_rules``; ``priority`` as in :func:`predict_rules`)."""
+    n_rules = rows.shape[0]
+    rank = np.empty(n_rules, dtype=np.int64)
+    best_first = (np.arange(n_rules) if priority is None
+                  else np.argsort(-np.asarray(priority, dtype=float), kind="stable"))
+    rank[best_first] = np.arange(n_rules, 0, -1)
+    dense = rows.toarray()
+    return dense, dense * rank[:, None]
+
+
+def deciding_rules(covers, priority=None) -> np.ndarray:
+    """Return, for each sample, the index of the rule whose class :func:`predict_rules`
+    gives it with ``resolve="priority"`` (-1 when no rule covers it).
+
+    Examples
+    --------
+    >>> covers = np.array([[1, 1, 0, 0], [0, 1, 1, 0]], dtype=bool)
+    >>> deciding_rules(covers, priority=[0.5, 0.9]).tolist()
+    [0, 1, 1, -1]
+    """
+    rows = as_covers(covers)
+    if rows.shape[0] == 0:
+        return np.full(rows.shape[1], -1, dtype=np.intp)
+    dense, scored = _ranked(rows, priority)
+    return np.where(dense.any(axis=0), scored.argmax(axis=0), -1).astype(np.intp)
+
+
+def region_counts(region, y, n_regions: int, n_classes: int) -> np.ndarray:
+    """Return the ``n_regions x n_classes`` counts of samples per region and class.
+
+    A *region* is a way a rule set classifies a sample (the rule that decided it, or no
+    rule); ``region`` and ``y`` hold each sample's region and class index.
+
+    Examples
+    --------
+    >>> region_counts([0, 0, 1, 1, 1], [0, 1, 1, 1, 0], 2, 2).tolist()
+    [[1, 1], [1, 2]]
+    """
+    region, y = np.asarray(region, dtype=np.intp), np.asarray(y, dtype=np.intp)
+    return np.bincount(region * n_classes + y, minlength=n_regions * n_classes) \
+        .reshape(n_regions, n_classes).astype(np.int64)
+
+
+def region_proba(counts, region, predicted=None) -> np.ndarray:
+    """Return each sample's class probabilities from its region's training samples
+    (``counts`` from :func:`region_counts`): the class counts plus a prior of one sample
+    of every class and, when ``predicted`` gives each region's predicted class index,
+    one more of that class.  A region of few samples stays near its prior, no class gets
+    probability 0 or 1, and a tie (an empty region too) goes to the predicted class.
+
+    Examples
+    --------
+    >>> region_proba([[1, 1], [1, 2]], [1, 0]).round(2).tolist()
+    [[0.4, 0.6], [0.5, 0.5]]
+    >>> region_proba([[1, 1], [1, 2]], [1, 0], predicted=[0, 1]).round(2).tolist()
+    [[0.33, 0.67], [0.6, 0.4]]
+    """
+    counts = np.asarray(counts, dtype=float) + 1.0
+    if predicted is not None:
+        counts[np.arange(len(counts)), np.asarray(predicted, dtype=np.intp)] += 1.0
+    return (counts / counts.sum(axis=1, keepdims=True))[np.asarray(region, dtype=np.intp)]
 
 
 def rule_set_accuracy(covers, labels, y, default, selected=None, priority=None,

@@ -79,6 +79,25 @@ def test_predict_to_stdout(csv_path, tmp_path, capsys):
     assert lines[0].endswith(",prediction") and len(lines) == 121
 
 
+@pytest.mark.parametrize("method", ["imli", "cdpr-gra"])
+def test_predict_writes_class_probabilities(method, csv_path, tmp_path, capsys):
+    """--proba adds a P(<class>) column per class, the saved model's predict_proba rounded
+    to six places, after the prediction column."""
+    rules = tmp_path / "r.json"
+    assert main(["learn", str(csv_path), "--target", "bought", "--method", method,
+                 *METHOD_ARGS[method], "--out", str(rules)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(rules), str(csv_path), "--proba"]) == 0
+    from io import StringIO
+
+    table = pd.read_csv(StringIO(capsys.readouterr().out))
+    assert list(table.columns[-3:]) == ["prediction", "P(no)", "P(yes)"]
+    est = serialization.load(rules)
+    frame = pd.read_csv(csv_path).drop(columns="bought")
+    assert np.allclose(table[["P(no)", "P(yes)"]].to_numpy(), est.predict_proba(frame),
+                       atol=1e-6)
+
+
 def test_sweep_command_writes_tidy_csv(csv_path, tmp_path, capsys):
     """sweep: grid from --spec and --grid, n_splits rows per point, summary on stdout."""
     out = tmp_path / "sweep.csv"

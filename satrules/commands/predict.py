@@ -23,6 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("data", metavar="DATA.csv")
     p.add_argument("--out", metavar="predictions.csv",
                    help="write the input rows with a `prediction` column (else stdout)")
+    p.add_argument("--proba", action="store_true",
+                   help="also write each class's probability, a column `P(<class>)` per "
+                        "class: the class frequencies of the training rows the rules "
+                        "classified the same way, smoothed (docs/concepts.md)")
     p.add_argument("--target", help="label column to drop and score against "
                                     "(default: the target saved in rules.json, if present)")
     add_na_argument(p)
@@ -58,9 +62,14 @@ def run(args: argparse.Namespace) -> int:
         frame = frame.drop(columns=[target])
     elif args.target is not None:
         raise ValueError(f"target column {target!r} is not in {args.data!r}")
-    pred = est.predict(_training_columns(est, frame, args.data))
+    columns = _training_columns(est, frame, args.data)
+    pred = est.predict(columns)
     out = frame.copy()
     out["prediction"] = pred
+    if args.proba:
+        proba = est.predict_proba(columns)
+        for k, label in enumerate(est.classes_.tolist()):
+            out[f"P({label})"] = proba[:, k].round(6)
     if args.out:
         with serialization.atomic_write(args.out, newline="") as fh:
             out.to_csv(fh, index=False)

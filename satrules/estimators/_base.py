@@ -99,9 +99,11 @@ from satrules.binarize import ThresholdBinarizer, checkable_frame, duplicate_nam
 from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
+from satrules.estimators._proba import RegionProbaMixin
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
+from satrules.metrics import region_counts
 from satrules.rules import Literal, Rule, RuleSet
 
 __all__ = ["AUTO_PARTITION_SIZE", "IncrementalRuleClassifier", "backend_spec", "distinct_columns",
@@ -405,7 +407,8 @@ def _check_unique_columns(X: Any) -> None:
             raise ValueError(f"duplicate column names: {dups}")
 
 
-class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstimator,
+                                metaclass=ABCMeta):
     """Base class: fit rule sets partition by partition with a MaxSAT encoder (see module)."""
 
     #: polishing also replaces literals (benchmarks/bench_learner_variants.py measures
@@ -629,6 +632,8 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
             fires = np.stack([fitted[c].evaluate(Xb) for c in targets], axis=1)
             order, default = choose_class_order(fires, y_idx, self.class_counts_)
             self.class_order_, self.default_class_ = self.classes_[order], self.classes_[default]
+        self.region_counts_ = region_counts(self._regions(self._evaluate(Xb)), y_idx,
+                                            self._n_regions(), len(self.classes_))
         self.time_limit_reached_ = budget["stopped"]
         last = solutions[targets[-1]]
         self.solution_ = last[-1] if last else None
@@ -817,10 +822,37 @@ class IncrementalRuleClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator, m
         _check_unique_columns(X)
         X_checked = validate_data(self, checkable_frame(X), reset=False, dtype=None,
                                   ensure_all_finite=False)
-        Xb = self.binarizer_.transform(X if hasattr(X, "columns") else X_checked)
+        return self._evaluate(self.binarizer_.transform(X if hasattr(X, "columns")
+                                                        else X_checked))
+
+    def _evaluate(self, Xb: np.ndarray) -> np.ndarray:
+        """Whether each class's rules fire on each binarized row (one column when binary)."""
         if isinstance(self.rules_, RuleSet):
             return self.rules_.evaluate(Xb)[:, None]
         return np.stack([self.rules_[c].evaluate(Xb) for c in self.classes_], axis=1)
+
+    def _regions(self, fires: np.ndarray) -> np.ndarray:
+        """Each row's region (see ``predict_proba``): binary, whether the rules fire;
+        one-vs-rest, the position in the class order of the first class whose rules fire,
+        or the number of classes when none fires."""
+        if fires.shape[1] == 1:
+            return fires[:, 0].astype(np.intp)
+        order, _ = self._class_order()
+        ranked = fires[:, order]
+        return np.where(ranked.any(axis=1), ranked.argmax(axis=1), len(order))
+
+    def _n_regions(self) -> int:
+        return 2 if len(self.classes_) == 2 else len(self.classes_) + 1
+
+    def _region_classes(self) -> np.ndarray:
+        """The class index each region predicts."""
+        if len(self.classes_) == 2:
+            return np.array([0, 1])
+        order, default = self._class_order()
+        return np.append(order, default)
+
+    def _proba_regions(self, X: Any) -> np.ndarray:
+        return self._regions(self._fires(X))
 
     def predict(self, X: Any) -> np.ndarray:
         """Return the predicted class of every row of ``X``."""

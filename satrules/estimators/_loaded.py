@@ -85,6 +85,16 @@ def check_loaded(est: Any) -> None:
     default = getattr(est, "default_", None)
     if default is not None and classes is not None and default not in classes.tolist():
         _fail(f"default_ {default!r} is not one of classes_ {classes.tolist()}")
+    counts = getattr(est, "region_counts_", None)
+    if counts is not None and classes is not None and rules is not None \
+            and hasattr(est, "_n_regions"):
+        shape = (est._n_regions(), len(classes))
+        if not isinstance(counts, np.ndarray) or counts.dtype.kind not in "iu" \
+                or counts.shape != shape or (counts < 0).any():
+            _fail(f"region_counts_ must be a {shape[0]} x {shape[1]} array of counts (one "
+                  "row per way the rules classify, one column per class), got "
+                  + (f"shape {counts.shape}" if isinstance(counts, np.ndarray)
+                     else type(counts).__name__))
 
 
 def _check_classes(est: Any, classes: Any) -> None:

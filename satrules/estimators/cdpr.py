@@ -42,6 +42,7 @@ from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
+from satrules.estimators._proba import RegionProbaMixin
 from satrules.mining import mine_rules
 from satrules.rules import date_order, level_ranks, missing_mask
 
@@ -197,7 +198,7 @@ class _ColumnEncoder:
         return np.hstack(blocks)
 
 
-class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
+class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstimator):
     """Rule-set classifier of high coverage built from tree-ensemble rules (CDPR).
 
     Parameters
@@ -438,6 +439,9 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
             self.default_ = self.classes_[np.bincount(pick, minlength=len(self.classes_))
                                           .argmax()]
         self._null_test(encoded, y_index)
+        self.region_counts_ = metrics.region_counts(
+            self._regions(self.rules_.cover(encoded)), y_index, self._n_regions(),
+            len(self.classes_))
         return self
 
     def _null_test(self, encoded, y_index):
@@ -497,12 +501,39 @@ class CDPRClassifier(RuleFileMixin, ClassifierMixin, BaseEstimator):
         """Predictions on an already encoded matrix (the training rows in ``fit``)."""
         return self._predict_covers(self.rules_.cover(encoded))
 
+    def _priority(self):
+        return self.rules_.support if self.resolve == "coverage" else self.rules_.accuracy
+
     def _predict_covers(self, covers):
         labels = self.classes_[self.rules_.labels]
-        priority = (self.rules_.support if self.resolve == "coverage"
-                    else self.rules_.accuracy)
-        return metrics.predict_rules(covers, labels, self.default_, priority=priority,
+        return metrics.predict_rules(covers, labels, self.default_, priority=self._priority(),
                                      resolve="vote" if self.resolve == "vote" else "priority")
+
+    def _regions(self, covers):
+        """Each row's region (see ``predict_proba``): the index of the rule that decides
+        it, or the class index the vote gives it (``resolve="vote"``); ``_n_regions() - 1``
+        when no rule covers it."""
+        last = self._n_regions() - 1
+        if self.resolve == "vote":
+            index = {c: i for i, c in enumerate(self.classes_.tolist())}
+            voted = np.array([index[c] for c in self._predict_covers(covers).tolist()],
+                             dtype=np.intp)
+            return np.where(metrics.covered(covers), voted, last)
+        decided = metrics.deciding_rules(covers, self._priority())
+        return np.where(decided >= 0, decided, last)
+
+    def _n_regions(self):
+        return (len(self.classes_) if self.resolve == "vote" else len(self.rules_)) + 1
+
+    def _region_classes(self):
+        """The class index each region predicts."""
+        default = int(np.flatnonzero(self.classes_ == self.default_)[0])
+        if self.resolve == "vote":
+            return np.append(np.arange(len(self.classes_)), default)
+        return np.append(np.asarray(self.rules_.labels, dtype=np.intp), default)
+
+    def _proba_regions(self, X):
+        return self._regions(self._covers(X))
 
     def coverage_rate(self, X):
         """Return the fraction of the samples in ``X`` covered by at least one selected rule."""
