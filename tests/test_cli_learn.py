@@ -230,6 +230,10 @@ def test_encode_solve_decode_predict(method, extra, style, tiny_csv, tmp_path, c
                                             "backend": "rc2"}).fit(X, y)
         assert est.result_.coverage == clf.result_.coverage
         assert (pred == clf.predict(X)).all() or est.result_.selected != clf.result_.selected
+        # the training rows are in the layout: the class counts per region are kept
+        assert est.region_counts_.sum() == len(frame)
+        if est.result_.selected == clf.result_.selected:
+            assert np.allclose(est.predict_proba(X), clf.predict_proba(X))
     else:
         params = {"n_rules": 1, "backend": "rc2", "n_partitions": 1}
         if method == "imlib":
@@ -238,6 +242,8 @@ def test_encode_solve_decode_predict(method, extra, style, tiny_csv, tmp_path, c
             params["thresholds"] = extra[extra.index("--thresholds") + 1]
         clf = make_estimator(method, params).fit(X, y)
         assert clf.binarizer_.conditions_ == est.binarizer_.conditions_
+        with pytest.raises(ValueError, match="satrules decode"):   # no training rows here
+            est.predict_proba(X)
         assert clf.solution_.cost == sol.cost
     assert main(["predict", str(rules), str(tiny_csv)]) == 0
 

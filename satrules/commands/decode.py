@@ -96,6 +96,8 @@ def _cdprl_estimator(doc, est, layout, sol, extra):
     uncovered = ~metrics.covered(est.rules_.covers)
     pick = y_index[uncovered] if uncovered.any() else y_index
     est.default_ = est.classes_[np.bincount(pick, minlength=len(est.classes_)).argmax()]
+    est.region_counts_ = metrics.region_counts(est._regions(est.rules_.covers), y_index,
+                                               est._n_regions(), len(est.classes_))
     return est
 
 

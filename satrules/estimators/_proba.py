@@ -48,8 +48,9 @@ predicts), and stores ``region_counts_`` in ``fit``."""
         Raises
         ------
         ValueError
-            When the estimator was read from a file written before satrules kept the
-            counts (``region_counts_``); fit it again.
+            When the estimator has no ``region_counts_``: an IMLI or IMLIB model built by
+            ``satrules decode`` from a solver's answer, or read from a file written
+            before satrules kept the counts; fit it again.
 
         Examples
         --------
@@ -67,7 +68,7 @@ predicts), and stores ``region_counts_`` in ``fit``."""
         counts = getattr(self, "region_counts_", None)
         if counts is None:
             raise ValueError(
-                f"this {type(self).__name__} has no region_counts_ (it was saved by a "
-                "satrules version without class probabilities); fit it again to use "
-                "predict_proba")
+                f"this {type(self).__name__} has no region_counts_, the training rows' "
+                "class counts behind predict_proba (a model from `satrules decode`, or saved "
+                "before satrules kept them, has none); fit it again to use predict_proba")
         return region_proba(counts, self._proba_regions(X), self._region_classes())
