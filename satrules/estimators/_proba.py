@@ -30,8 +30,8 @@ __all__ = ["RegionProbaMixin"]
 
 class RegionProbaMixin:
     """``predict_proba`` for an estimator that defines ``_proba_regions(X)`` (each row's
-    region index), ``_n_regions()`` and ``_region_classes()`` (the class index each region
-predicts), and stores ``region_counts_`` in ``fit``."""
+    region index), ``_n_regions()`` and ``_region_classes()`` (the class index each
+    region predicts), and stores ``region_counts_`` in ``fit``."""
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Return the class probabilities of every row of ``X``.
