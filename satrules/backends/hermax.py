@@ -33,6 +33,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import io
+import json
 import os
 import signal
 import threading
@@ -188,26 +190,59 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
             close()
 
 
+_ARRAYS = ("hard_lits", "hard_offsets", "soft_lits", "soft_weights")
+
+
+def _pack(data: dict[str, Any]) -> bytes:
+    """Return the engine's clauses (:func:`_lowered_arrays`) as ``numpy.savez`` bytes:
+    64-bit integers only (the merged weights fit, :func:`merge_soft_units`), no pickle.
+
+    Examples
+    --------
+    >>> data = {"n_vars": 2, "hard_lits": np.array([1, -2]), "hard_offsets": np.array([0, 2]),
+    ...         "soft_lits": np.array([-1]), "soft_weights": np.array([5]), "offset": 3}
+    >>> back = _unpack(_pack(data))
+    >>> back["n_vars"], back["soft_weights"].tolist(), back["offset"]
+    (2, [5], 3)
+    """
+    buf = io.BytesIO()
+    np.savez(buf, n_vars=np.array([data["n_vars"]], dtype=np.int64),
+             offset=np.array([data["offset"]], dtype=np.int64),
+             **{key: np.asarray(data[key], dtype=np.int64) for key in _ARRAYS})
+    return buf.getvalue()
+
+
+def _unpack(raw: bytes) -> dict[str, Any]:
+    """Read :func:`_pack`'s bytes back (``allow_pickle=False``)."""
+    with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+        data = {key: z[key] for key in _ARRAYS}
+        data["n_vars"], data["offset"] = int(z["n_vars"][0]), int(z["offset"][0])
+    return data
+
+
 def _child_main(conn: Any, spec: dict) -> None:
     """Child process entry: read the clauses, solve in process, send the answer.
 
-    The child stays in its parent's process group: the engines that run here
-    start no processes of their own, and a portfolio member that killed its
-    group must take this child with it.
+    The clauses arrive as :func:`_pack` bytes and the answer leaves as JSON: nothing
+    crosses the pipe pickled.  The child stays in its parent's process group: the
+    engines that run here start no processes of their own, and a portfolio member that
+    killed its group must take this child with it.
     """
     try:
-        data = conn.recv()
-        conn.send(("ok", _run_engine(EngineSpec(**spec), data, None, False)))
+        data = _unpack(conn.recv_bytes())
+        answer = ["ok", list(_run_engine(EngineSpec(**spec), data, None, False))]
     except Exception as exc:  # sent to the parent, which reports Status.ERROR
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        answer = ["error", f"{type(exc).__name__}: {exc}"]
+    try:
+        conn.send_bytes(json.dumps(answer).encode())
     finally:
         conn.close()
 
 
-def _send_quietly(conn: Any, payload: Any) -> None:
+def _send_quietly(conn: Any, payload: bytes) -> None:
     # the child may be killed (or the pipe closed) before it reads everything
     with contextlib.suppress(OSError, ValueError, TypeError):
-        conn.send(payload)
+        conn.send_bytes(payload)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -263,7 +298,8 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
                   ) -> tuple[str, Any]:
     """Run the engine in a child process; kill it (and all it started) at the limit.
 
-    The clauses go through the pipe from a thread: a large payload would block
+    The clauses go through the pipe from a thread (as :func:`_pack` bytes; the answer
+    comes back as JSON): a large payload would block
     the writer until the child has started and reads it, and a slow start must
     not push the answer past the limit.
     """
@@ -271,12 +307,14 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
     proc, parent = start_child(_child_main, (dataclasses.asdict(spec),))
     sender = None
     try:   # from here on a KeyboardInterrupt (or SIGTERM at the CLI) still kills the child
-        thread = threading.Thread(target=_send_quietly, args=(parent, data), daemon=True)
+        thread = threading.Thread(target=_send_quietly, args=(parent, _pack(data)),
+                                  daemon=True)
         thread.start()
         sender = thread
         if parent.poll(max(deadline - time.monotonic(), 0.0)):
             try:
-                return parent.recv()
+                kind, payload = json.loads(parent.recv_bytes())
+                return kind, payload
             except (EOFError, ConnectionError):  # closed, or reset by a child that died
                 proc.join(1)
                 return "error", f"the engine process died (exit code {proc.exitcode})"

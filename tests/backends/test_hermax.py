@@ -248,6 +248,38 @@ def test_same_input_same_answer(engine):
     assert np.array_equal(a.values, b.values)
 
 
+def _clauses() -> dict:
+    """The engine's arrays of a small model, as _run_in_child sends them."""
+    return hx._lowered_arrays(random_maxsat(10, 30, seed=1))
+
+
+def test_clauses_and_answers_cross_the_pipe_without_pickle(monkeypatch):
+    """The child process gets its clauses as numpy.savez bytes and answers in JSON: the
+    parent never pickles or unpickles over the engine's pipe (the child reads what the
+    parent writes), and the answer is the in-process one."""
+    import multiprocessing.connection
+
+    pickled, conn = [], multiprocessing.connection.Connection
+    real_send, real_recv = conn.send, conn.recv
+
+    def send(self, obj):
+        pickled.append("send")
+        return real_send(self, obj)
+
+    def recv(self):
+        pickled.append("recv")
+        return real_recv(self)
+
+    monkeypatch.setattr(conn, "send", send)
+    monkeypatch.setattr(conn, "recv", recv)
+    spec = hx.ENGINES["evalmaxsat"]
+    data = _clauses()
+    kind, payload = hx._run_in_child(spec, data, time.monotonic() + 10 * PATIENCE)
+    assert pickled == [] and kind == "ok"
+    code, cost, _ = payload
+    assert (code, cost) == hx._run_engine(spec, data, None, False)[:2]
+
+
 @pytest.mark.parametrize("failure", [None, ConnectionResetError, EOFError])
 def test_engine_process_that_dies_is_reported_not_raised(failure, monkeypatch):
     """A child engine that aborts (here: the 'engine class' is os.abort) is an 'error' answer
@@ -259,8 +291,9 @@ def test_engine_process_that_dies_is_reported_not_raised(failure, monkeypatch):
     if failure is not None:
         def broken(self):
             raise failure(104, "Connection reset by peer")
-        monkeypatch.setattr(multiprocessing.connection.Connection, "recv", broken)
-    kind, message = hx._run_in_child(EngineSpec("os", "abort"), {}, time.monotonic() + PATIENCE)
+        monkeypatch.setattr(multiprocessing.connection.Connection, "recv_bytes", broken)
+    kind, message = hx._run_in_child(EngineSpec("os", "abort"), _clauses(),
+                                     time.monotonic() + PATIENCE)
     assert kind == "error"
     assert "died" in message and "exit code" in message
 
@@ -285,7 +318,7 @@ def test_interrupt_once_the_engine_process_runs_still_kills_it(monkeypatch):
     monkeypatch.setattr(hx, "start_child", start_child)
     monkeypatch.setattr(threading.Thread, "start", interrupted)
     with pytest.raises(KeyboardInterrupt) as kept:   # kept: the traceback holds the pipe
-        hx._run_in_child(EngineSpec("time", "sleep"), {}, time.monotonic() + PATIENCE)
+        hx._run_in_child(EngineSpec("time", "sleep"), _clauses(), time.monotonic() + PATIENCE)
     monkeypatch.undo()
     assert len(started) == 1
     assert wait_until(lambda: not alive(started[0])), kept.typename
