@@ -626,14 +626,14 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
             self.solutions_ = {self.classes_[c]: solutions[c] for c in targets}
             self.fit_history_ = {self.classes_[c]: records[c].pop("history") for c in targets}
             self.best_partition_ = {self.classes_[c]: records[c] for c in targets}
+        fires = self._evaluate(Xb)   # the final rules on the training rows, once
         if len(self.classes_) == 2:
             self.class_order_, self.default_class_ = None, None
         else:
-            fires = np.stack([fitted[c].evaluate(Xb) for c in targets], axis=1)
             order, default = choose_class_order(fires, y_idx, self.class_counts_)
             self.class_order_, self.default_class_ = self.classes_[order], self.classes_[default]
-        self.region_counts_ = region_counts(self._regions(self._evaluate(Xb)), y_idx,
-                                            self._n_regions(), len(self.classes_))
+        self.region_counts_ = region_counts(self._regions(fires), y_idx, self._n_regions(),
+                                            len(self.classes_))
         self.time_limit_reached_ = budget["stopped"]
         last = solutions[targets[-1]]
         self.solution_ = last[-1] if last else None

@@ -439,9 +439,8 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
             self.default_ = self.classes_[np.bincount(pick, minlength=len(self.classes_))
                                           .argmax()]
         self._null_test(encoded, y_index)
-        self.region_counts_ = metrics.region_counts(
-            self._regions(self.rules_.cover(encoded)), y_index, self._n_regions(),
-            len(self.classes_))
+        self.region_counts_ = metrics.region_counts(   # covers: the training rows'
+            self._regions(self.rules_.covers), y_index, self._n_regions(), len(self.classes_))
         return self
 
     def _null_test(self, encoded, y_index):
@@ -514,11 +513,9 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         it, or the class index the vote gives it (``resolve="vote"``); ``_n_regions() - 1``
         when no rule covers it."""
         last = self._n_regions() - 1
-        if self.resolve == "vote":
-            index = {c: i for i, c in enumerate(self.classes_.tolist())}
-            voted = np.array([index[c] for c in self._predict_covers(covers).tolist()],
-                             dtype=np.intp)
-            return np.where(metrics.covered(covers), voted, last)
+        if self.resolve == "vote":   # the rules' labels are class indices
+            return metrics.predict_rules(covers, np.asarray(self.rules_.labels, dtype=np.intp),
+                                         last, priority=self._priority(), resolve="vote")
         decided = metrics.deciding_rules(covers, self._priority())
         return np.where(decided >= 0, decided, last)
 
