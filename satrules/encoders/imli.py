@@ -22,7 +22,8 @@ Clauses (eq. 12 as CNF, §2.3), with ``S_i = {j : A_ij = 1}``:
 * hard, ``t_i = 1``: ``eta_i OR OR_{j in S_i} b[o][j]`` for every ``o``;
 * hard, ``t_i = 0``: ``eta_i OR z[i][0] OR ... OR z[i][k-1]`` and
   ``NOT z[i][o] OR NOT b[o][j]`` for every ``o`` and ``j in S_i``;
-* soft: ``NOT eta_i`` with weight ``lambda`` (eq. 13);
+* soft: ``NOT eta_i`` with weight ``lambda`` (eq. 13), ``lambda * w_i`` with row
+  weights ``sample_weight``;
 * soft, first partition: ``NOT b[o][j]`` with weight ``w_f``; later partitions
   (eq. 14, §2.6) replace them with anchors ``b[o][j]`` / ``NOT b[o][j]`` copying
   the previous (pruned, §2.7) rules, so the cost is
@@ -76,7 +77,8 @@ from satrules.ir import Model, Solution
 from satrules.layout import Encoding, RuleLayout
 from satrules.rules import Literal, RuleSet
 
-__all__ = ["encode_imli", "decode_imli", "hint_imli", "estimate_imli_size", "DEFAULT_MAX_CLAUSES"]
+__all__ = ["encode_imli", "decode_imli", "hint_imli", "estimate_imli_size", "sample_weights",
+           "DEFAULT_MAX_CLAUSES"]
 
 #: Default refusal threshold on the number of hard + soft clauses of one encoding.
 DEFAULT_MAX_CLAUSES = 5_000_000
@@ -198,13 +200,31 @@ def _add_symmetry_breaking(model: Model, b: np.ndarray) -> np.ndarray:
     return eq
 
 
-def _cnf_cost(b: np.ndarray, A: np.ndarray, t: np.ndarray, lam: int, w_f: int) -> int:
-    """Return ``w_f * |b| + lam * errors`` of the CNF whose clause o holds the columns b[o]."""
+def _cnf_cost(b: np.ndarray, A: np.ndarray, t: np.ndarray, lam: np.ndarray, w_f: int) -> int:
+    """Return ``w_f * |b| + sum of lam over the errors`` of the CNF whose clause o holds
+    the columns b[o] (``lam``: each row's error weight)."""
     truth = ((A.astype(np.int64) @ b.T.astype(np.int64)) > 0).all(axis=1)
-    return w_f * int(b.sum()) + lam * int((truth != t).sum())
+    return w_f * int(b.sum()) + int(lam[truth != t].sum())
 
 
-def _initial_rules(A: np.ndarray, t: np.ndarray, k: int, lam: int, w_f: int) -> np.ndarray:
+def sample_weights(sample_weight: Any, n: int) -> np.ndarray:
+    """Return ``sample_weight`` checked as ``n`` positive integers (all ones when None).
+
+    Examples
+    --------
+    >>> sample_weights([1, 3], 2).tolist(), sample_weights(None, 2).tolist()
+    ([1, 3], [1, 1])
+    """
+    if sample_weight is None:
+        return np.ones(n, dtype=np.int64)
+    w = np.asarray(sample_weight)
+    if w.shape != (n,) or w.dtype.kind not in "iu" or (n and w.min() < 1):
+        raise EncodingError(f"sample_weight must hold {n} positive integers, one per row, "
+                            f"got {w.dtype} {w.shape}")
+    return w.astype(np.int64)
+
+
+def _initial_rules(A: np.ndarray, t: np.ndarray, k: int, lam: np.ndarray, w_f: int) -> np.ndarray:
     """Return a cheap first-partition warm start: the best of three feasible rule sets.
 
     (a) every clause empty (the CNF is false everywhere), (b) every clause the
@@ -221,7 +241,7 @@ def _initial_rules(A: np.ndarray, t: np.ndarray, k: int, lam: int, w_f: int) -> 
     current = np.ones(n, dtype=bool)
     for o in range(k):
         candidate = current[:, None] & A                       # n x q: CNF after adding {j}
-        j = int(np.argmin((candidate != t[:, None]).sum(axis=0)))
+        j = int(np.argmin(lam @ (candidate != t[:, None])))
         greedy[o, j] = True
         current = candidate[:, j]
     options = [empty, tautology, greedy]
@@ -246,7 +266,8 @@ def _hint(b_prior: np.ndarray, A: np.ndarray, t: np.ndarray, b: np.ndarray,
 def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
                 data_fidelity: Any = 10, feature_weight: Any = 1, prior: Any = None, *,
                 symmetry_breaking: bool = False,
-                max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Encoding:
+                max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+                sample_weight: Any = None) -> Encoding:
     """Encode one IMLI partition as an IR model.
 
     Parameters
@@ -271,6 +292,9 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
         Add lexicographic-order clauses among the k rules (first partition only).
     max_clauses : int or None
         Refuse (``ModelSizeError``) when the encoding would exceed this many clauses.
+    sample_weight : array-like of shape (n_samples,) of positive int, optional
+        Row weights: misclassifying row ``i`` costs ``lambda * sample_weight[i]``
+        (the soft unit ``NOT eta_i`` weighs that much).  None: every row weighs 1.
 
     Returns
     -------
@@ -304,6 +328,7 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
             "smaller partition_size), fewer rules or fewer thresholds (n_thresholds)"
         )
     b_prior = None if prior is None else _prior_matrix(prior, k, m, rule_type)
+    row_lam = lam * sample_weights(sample_weight, n)          # each row's error weight
 
     A = np.concatenate([X, ~X], axis=1)                       # n x q, exactly m ones per row
     cols = np.nonzero(A)[1].reshape(n, m)                     # S_i, ascending per row
@@ -319,7 +344,7 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
         model.add_soft_units(-b.reshape(-1), w_f)
     else:
         model.add_soft_units(np.where(b_prior, b, -b).reshape(-1), w_f)
-    model.add_soft_units(-eta, lam)
+    model.add_soft_units(-eta, row_lam)
 
     pos_idx = np.flatnonzero(t)
     # t_i = 1: every clause o true on A_i, or eta_i          (n1*k clauses of 1 + m literals)
@@ -343,7 +368,7 @@ def encode_imli(Xb: Any, y: Any, n_rules: int = 1, rule_type: str = "cnf",
                                "feature_weight": w_f, "symmetry_breaking": sym})
     # warm start: the prior extended to this partition, or (first partition) a cheap
     # feasible rule set, so an anytime engine starts from (and keeps) a sensible point
-    start = _initial_rules(A, t, k, lam, w_f) if b_prior is None else b_prior
+    start = _initial_rules(A, t, k, row_lam, w_f) if b_prior is None else b_prior
     hint = _hint(start, A, t, b, eta, z_vars)
     if lex.size:   # prefix-equality auxiliaries of the (lexicographically sorted) start rows
         same = np.cumprod(start[:-1] == start[1:], axis=1).astype(bool)

@@ -68,6 +68,7 @@ from typing import Any
 
 import numpy as np
 
+from satrules.encoders.imli import sample_weights
 from satrules.exceptions import EncodingError, ModelSizeError
 from satrules.ir import Model, Solution
 from satrules.layout import Encoding
@@ -272,7 +273,8 @@ def encode_imlib(Xb: Any, y: Any, n_rules: int = 1, max_literals_per_rule: int =
                  data_fidelity: Any = 10, objective: str = "exact", prior: RuleSet | None = None,
                  *, reduce: bool = False, distinct_features: bool = False,
                  symmetry_breaking: bool = False,
-                 max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Encoding:
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+                 sample_weight: Any = None) -> Encoding:
     """Encode IMLIB learning of a DNF over the columns of ``Xb`` as an IR model.
 
     Parameters
@@ -302,6 +304,10 @@ def encode_imlib(Xb: Any, y: Any, n_rules: int = 1, max_literals_per_rule: int =
         positions carry anchor costs).
     max_clauses : int or None
         Refuse encodings whose estimated hard-clause count exceeds this.
+    sample_weight : array-like of shape (n_samples,) of positive int, optional
+        Row weights: every error soft of row ``i`` (``η_i``; with the paper's
+        objective, its H or I clauses) weighs ``sample_weight[i]`` times as much.
+        None: every row weighs 1.
 
     Returns
     -------
@@ -328,6 +334,7 @@ def encode_imlib(Xb: Any, y: Any, n_rules: int = 1, max_literals_per_rule: int =
     X, t = _check_inputs(Xb, y, n_rules, max_literals_per_rule, objective)
     size_w, err_w = scale_fidelity(data_fidelity)
     n, m = X.shape
+    row_err = err_w * sample_weights(sample_weight, n)   # each row's error weight
     k, ell = int(n_rules), int(max_literals_per_rule)
     est = estimate_imlib_size(n, m, k, ell, reduce=reduce)
     if max_clauses is not None and est["n_hard"] > max_clauses:
@@ -366,7 +373,7 @@ def encode_imlib(Xb: Any, y: Any, n_rules: int = 1, max_literals_per_rule: int =
         _add_distinct(model, u[:, :, :m])
     if symmetry_breaking and prior is None:
         _add_symmetry_breaking(model, u, p)
-    _add_objective(model, u, p, z, eta, t, objective, prior, size_w, err_w)
+    _add_objective(model, u, p, z, eta, t, objective, prior, size_w, row_err)
     layout = IMLIBLayout(u=u, p=p, e=e, z=z, eta=eta, n_features=m, objective=objective,
                          size_weight=size_w, error_weight=err_w, anchored=prior is not None,
                          X=X, y=t)
@@ -477,8 +484,9 @@ def _add_symmetry_breaking(model: Model, u: np.ndarray, p: np.ndarray) -> None:
 
 def _add_objective(model: Model, u: np.ndarray, p: np.ndarray, z: np.ndarray,
                    eta: np.ndarray | None, t: np.ndarray, objective: str,
-                   prior: RuleSet | None, size_w: int, err_w: int) -> None:
-    """Soft part: size (C) or anchors (C′), then errors (H, I or η)."""
+                   prior: RuleSet | None, size_w: int, err_w: np.ndarray) -> None:
+    """Soft part: size (C) or anchors (C′), then errors (H, I or η); ``err_w`` holds
+    each row's error weight."""
     k, ell, m1 = u.shape
     m = m1 - 1
     skip = u[:, :, m]
@@ -504,9 +512,9 @@ def _add_objective(model: Model, u: np.ndarray, p: np.ndarray, z: np.ndarray,
     if objective == "paper":
         # H (eq. 22) per positive, I (eq. 23) per (rule, negative)
         if pos.any():
-            model.add_soft_clauses(z[:, pos].T, err_w)
-        if neg.any():
-            model.add_soft_units(-z[:, neg].T.reshape(-1), err_w)
+            model.add_soft_clauses(z[:, pos].T, err_w[pos])
+        if neg.any():   # rows of (negative, rule) pairs, one weight per negative
+            model.add_soft_units(-z[:, neg].T.reshape(-1), np.repeat(err_w[neg], k))
         return
     # exact (§3.6): η_i is implied by the error, one soft (¬η_i) per sample
     if pos.any():

@@ -79,8 +79,10 @@ def test_example1_incremental_partition2(backend):
     assert enc2.model.evaluate(enc2.hint) and enc2.model.cost(enc2.hint) == 0
 
 
-def exhaustive_optimum(X, y, k, rule_type, lam, w_f):
-    """min over all k-tuples of rules (subsets of the 2m literals) of w_f*size + lam*errors."""
+def exhaustive_optimum(X, y, k, rule_type, lam, w_f, weights=None):
+    """min over all k-tuples of rules (subsets of the 2m literals) of w_f*size + lam*errors
+    (each row's error counted ``weights[i]`` times)."""
+    w = np.ones(len(y), dtype=np.int64) if weights is None else np.asarray(weights)
     n, m = X.shape
     A = np.concatenate([X, 1 - X], axis=1).astype(bool)
     subsets = np.array(list(itertools.product([0, 1], repeat=2 * m)), dtype=bool)  # S x q
@@ -93,7 +95,7 @@ def exhaustive_optimum(X, y, k, rule_type, lam, w_f):
     for combo in itertools.product(range(len(subsets)), repeat=k):
         vals = truth[list(combo)]
         pred = vals.any(axis=0) if rule_type == "dnf" else vals.all(axis=0)
-        obj = w_f * int(size[list(combo)].sum()) + lam * int((pred != y.astype(bool)).sum())
+        obj = w_f * int(size[list(combo)].sum()) + lam * int(w[pred != y.astype(bool)].sum())
         best = obj if best is None else min(best, obj)
     return best
 
@@ -126,6 +128,30 @@ def test_optimum_equals_exhaustive_search(backend, data):
     assert sol.cost == exhaustive_optimum(X, y, k, rule_type, lam, w_f)
     eta = np.array([sol[("eta", i)] for i in range(len(y))])
     assert np.array_equal(eta, errors)
+
+
+@pytest.mark.parametrize("backend", [b for b in EXACT_BACKENDS if b != "bruteforce"])
+@settings(max_examples=30, deadline=None)
+@given(data=tiny_data(), draw=st.data())
+def test_weighted_optimum_equals_exhaustive_search(backend, data, draw):
+    """With ``sample_weight``: cost == w_f*size + lambda * (weight of the rows misclassified),
+    the exhaustive optimum of that objective."""
+    X, y, k, rule_type, lam, w_f = data
+    weights = np.array(draw.draw(st.lists(st.integers(1, 4), min_size=len(y),
+                                          max_size=len(y))))
+    enc = encode_imli(X, y, k, rule_type, lam, w_f, sample_weight=weights)
+    sol = solve(enc.model, backend=backend, time_limit=20)
+    assert sol.status is Status.OPTIMAL
+    rules = decode_imli(enc.layout, sol)
+    errors = rules.evaluate(X) != y.astype(bool)
+    assert sol.cost == w_f * rules.n_literals + lam * int(weights[errors].sum())
+    assert sol.cost == exhaustive_optimum(X, y, k, rule_type, lam, w_f, weights)
+
+
+@pytest.mark.parametrize("weights", [[0, 1, 1, 1], [1, 1, 1], [1.5, 1, 1, 1]])
+def test_bad_sample_weight_is_refused(weights):
+    with pytest.raises(EncodingError, match="sample_weight must hold 4 positive integers"):
+        encode_imli(EX1_X, EX1_Y, 1, "dnf", 10, sample_weight=weights)
 
 
 @settings(max_examples=30, deadline=None)

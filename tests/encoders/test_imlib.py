@@ -52,8 +52,10 @@ def _covers(cols, positive, X):
     return ok
 
 
-def exhaustive_optimum(X, y, k, ell, lam, objective, prior=None, distinct=False):
+def exhaustive_optimum(X, y, k, ell, lam, objective, prior=None, distinct=False, weights=None):
     """Minimum of the documented objective over every rule set (slot tuples), by enumeration.
+
+    ``weights``: each row's errors count that many times (all 1 when None).
 
     exact:  |R| + λ·errors (first partition); changed slots + polarity flips of
             previously used slots that stay used + λ·errors (with a prior).
@@ -62,6 +64,7 @@ def exhaustive_optimum(X, y, k, ell, lam, objective, prior=None, distinct=False)
     """
     X = np.asarray(X, dtype=bool)
     y = np.asarray(y, dtype=bool)
+    w = np.ones(len(y), dtype=np.int64) if weights is None else np.asarray(weights)
     m = X.shape[1]
     opts = _rule_options(m, ell, distinct)
     cover = np.array([_covers(c, p, X) for c, p in opts])           # (R, n)
@@ -81,21 +84,22 @@ def exhaustive_optimum(X, y, k, ell, lam, objective, prior=None, distinct=False)
                 anchor[o, r] = 2 * changed if objective == "paper" else changed + flips
         size = anchor[np.arange(k), combos].sum(axis=1)
     if objective == "paper":
-        err = (~cov.any(axis=1) & y).sum(axis=1) + cov[:, :, ~y].sum(axis=(1, 2))
+        err = (~cov.any(axis=1) & y) @ w + cov[:, :, ~y].sum(axis=1) @ w[~y]
     else:
-        err = (cov.any(axis=1) != y).sum(axis=1)
+        err = (cov.any(axis=1) != y) @ w
     return int((size + lam * err).min())
 
 
-def rule_objective(rules, X, y, lam, objective):
+def rule_objective(rules, X, y, lam, objective, weights=None):
     """The first-partition objective of a decoded rule set (same definitions as above)."""
     X = np.asarray(X, dtype=bool)
     y = np.asarray(y, dtype=bool)
+    w = np.ones(len(y), dtype=np.int64) if weights is None else np.asarray(weights)
     cov = np.array([RuleSet([r], "dnf", X.shape[1]).evaluate(X) for r in rules.rules])
     if objective == "paper":
-        return 2 * rules.n_literals + lam * (int((~cov.any(axis=0) & y).sum())
-                                             + int(cov[:, ~y].sum()))
-    return rules.n_literals + lam * int((cov.any(axis=0) != y).sum())
+        return 2 * rules.n_literals + lam * (int((~cov.any(axis=0) & y) @ w)
+                                             + int(cov[:, ~y].sum(axis=0) @ w[~y]))
+    return rules.n_literals + lam * int((cov.any(axis=0) != y) @ w)
 
 
 # --------------------------------------------------------------------------- strategies
@@ -280,19 +284,22 @@ def test_paper_anchor_leaves_polarity_free():
 
 
 # --------------------------------------------------------------------------- exhaustive optima
-def _check_against_exhaustive(backend, X, y, k, ell, lam, objective, prior, options):
-    enc = encode_imlib(X, y, k, ell, lam, objective=objective, prior=prior, **options)
+def _check_against_exhaustive(backend, X, y, k, ell, lam, objective, prior, options,
+                              weights=None):
+    enc = encode_imlib(X, y, k, ell, lam, objective=objective, prior=prior,
+                       sample_weight=weights, **options)
     if backend == "bruteforce":
         assume(enc.model.n_vars <= 17)   # 2**17 assignments keep the oracle fast
     sol = solve(enc.model, backend=backend, time_limit=30)
     want = exhaustive_optimum(X, y, k, ell, lam, objective, prior,
-                              distinct=options.get("distinct_features", False))
+                              distinct=options.get("distinct_features", False),
+                              weights=weights)
     assert sol.status is Status.OPTIMAL
     assert sol.cost == want
     rules = decode_imlib(enc.layout, sol)
     assert rules.n_rules == k and all(1 <= len(r) <= ell for r in rules.rules)
     if prior is None:
-        assert rule_objective(rules, X, y, lam, objective) == sol.cost
+        assert rule_objective(rules, X, y, lam, objective, weights) == sol.cost
     if objective == "exact" and not options.get("reduce"):
         # η agrees with evaluating the decoded rule set on every sample
         eta = np.asarray(sol.values)[enc.layout.eta]
@@ -338,6 +345,26 @@ def test_anchored_partition_matches_exhaustive(backend, objective, data, options
         X, y, k = X[:2, :2], y[:2], 1
     prior = data.draw(rule_sets(k, ell, X.shape[1]))
     _check_against_exhaustive(backend, X, y, k, ell, lam, objective, prior, options)
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@pytest.mark.parametrize("objective", ["exact", "paper"])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), options=_options)
+def test_weighted_rows_match_exhaustive(backend, objective, data, options):
+    """With ``sample_weight``, the optimum is the exhaustive minimum with each row's errors
+    counted ``w_i`` times (first partition and anchored)."""
+    X, y, k, ell, lam = data.draw(tiny_problems(max_n=5, max_m=3))
+    weights = np.array(data.draw(st.lists(st.integers(1, 4), min_size=len(y),
+                                          max_size=len(y))))
+    prior = data.draw(st.none() | rule_sets(k, ell, X.shape[1]))
+    _check_against_exhaustive(backend, X, y, k, ell, lam, objective, prior, options, weights)
+
+
+@pytest.mark.parametrize("weights", [[0, 1, 1, 1], [1, 1, 1], [1.5, 1, 1, 1], [True] * 4])
+def test_bad_sample_weight_is_refused(weights):
+    with pytest.raises(EncodingError, match="sample_weight must hold 4 positive integers"):
+        encode_imlib(EX1_X, EX1_Y, 1, 1, 10, sample_weight=weights)
 
 
 @settings(max_examples=60, deadline=None)
