@@ -225,11 +225,13 @@ def deciding_rules(covers, priority=None) -> np.ndarray:
     return np.where(dense.any(axis=0), scored.argmax(axis=0), -1).astype(np.intp)
 
 
-def region_counts(region, y, n_regions: int, n_classes: int) -> np.ndarray:
+def region_counts(region, y, n_regions: int, n_classes: int,
+                  sample_weight=None) -> np.ndarray:
     """Return the ``n_regions x n_classes`` counts of samples per region and class.
 
     A *region* is a way a rule set classifies a sample (the rule that decided it, or no
-    rule); ``region`` and ``y`` hold each sample's region and class index.
+    rule); ``region`` and ``y`` hold each sample's region and class index.  With
+    ``sample_weight`` the counts are the samples' weight sums (floats).
 
     Examples
     --------
@@ -237,8 +239,9 @@ def region_counts(region, y, n_regions: int, n_classes: int) -> np.ndarray:
     [[1, 1], [1, 2]]
     """
     region, y = np.asarray(region, dtype=np.intp), np.asarray(y, dtype=np.intp)
-    return np.bincount(region * n_classes + y, minlength=n_regions * n_classes) \
-        .reshape(n_regions, n_classes).astype(np.int64)
+    counts = np.bincount(region * n_classes + y, minlength=n_regions * n_classes,
+                         weights=sample_weight).reshape(n_regions, n_classes)
+    return counts.astype(np.int64) if sample_weight is None else counts
 
 
 def region_proba(counts, region, predicted=None) -> np.ndarray:

@@ -100,6 +100,7 @@ from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
 from satrules.estimators._proba import RegionProbaMixin
+from satrules.estimators._weights import check_class_weight, fit_weights, partition_weights
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
@@ -160,9 +161,10 @@ def _ordered_predict(fires: np.ndarray, order: np.ndarray, default: int,
     return np.where(ranked.any(axis=1), labels[ranked.argmax(axis=1)], default)
 
 
-def choose_class_order(fires: np.ndarray, y: np.ndarray,
-                       counts: np.ndarray) -> tuple[np.ndarray, int]:
-    """Return the priority order and default class maximising training accuracy.
+def choose_class_order(fires: np.ndarray, y: np.ndarray, counts: np.ndarray,
+                       sample_weight: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    """Return the priority order and default class maximising training accuracy
+    (weighted by ``sample_weight``, one weight per row, when given).
 
     Parameters
     ----------
@@ -201,12 +203,17 @@ def choose_class_order(fires: np.ndarray, y: np.ndarray,
 
     def accuracy(order, default):
         kept = order[active[order]]
-        return int(np.count_nonzero(_ordered_predict(narrow, column[kept], default,
-                                                     kept) == y))
+        right = _ordered_predict(narrow, column[kept], default, kept) == y
+        return int(np.count_nonzero(right)) if w is None else float(w[right].sum())
 
+    w = sample_weight
     # the default only decides the rows where nothing fires: their majority class
     none = ~fires.any(axis=1)
-    votes = np.bincount(y[none], minlength=n_classes) if none.any() else counts
+    if none.any():
+        votes = np.bincount(y[none], weights=None if w is None else w[none],
+                            minlength=n_classes)
+    else:
+        votes = counts if w is None else np.bincount(y, weights=w, minlength=n_classes)
     default = int(start[np.argmax(np.asarray(votes)[start])])
     if n_classes <= EXHAUSTIVE_CLASSES:
         best, best_score = start, accuracy(start, default)
@@ -218,8 +225,11 @@ def choose_class_order(fires: np.ndarray, y: np.ndarray,
         return best, default
     # many classes: by the training precision of each class's rules, then neighbour swaps
     # (a swap with a class that never fires changes no accuracy, so is never taken)
-    hits = np.bincount(y, weights=fires[np.arange(len(y)), y], minlength=n_classes)
-    precision = np.where(fired > 0, hits / np.maximum(fired, 1), 0.0)
+    right = fires[np.arange(len(y)), y].astype(float)
+    if w is not None:
+        right, fired = right * w, w @ fires
+    hits = np.bincount(y, weights=right, minlength=n_classes)
+    precision = np.where(fired > 0, hits / np.maximum(fired, 1e-300), 0.0)
     order = start[np.argsort(-precision[start], kind="stable")]
     score = accuracy(order, default)
     improved = True
@@ -425,15 +435,22 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
     _balance_partitions = True
 
     #: scikit-learn estimator checks this family is known to fail, with the reason.
-    _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
+    _EXPECTED_FAILED_CHECKS: dict[str, str] = {
+        "check_sample_weight_equivalence_on_dense_data":
+            "a weight of 2 is not the same as a repeated row: the repeat changes the random "
+            "partitions, and the weighted sign test counts one row of weight 2 as one "
+            "observation, not two",
+    }
 
     # ------------------------------------------------------------------ hooks
     def _check_params(self) -> None:
         """Raise ``ValueError`` on invalid parameters (subclasses extend)."""
 
     @abstractmethod
-    def _encode_partition(self, Xb, y, prior, rng):
-        """Return the encoding of one partition (see the module docstring)."""
+    def _encode_partition(self, Xb, y, prior, rng, sample_weight=None):
+        """Return the encoding of one partition (see the module docstring); ``sample_weight``:
+        its rows' integer weights (:func:`~satrules.estimators._weights.partition_weights`),
+        or None."""
 
     @abstractmethod
     def _decode(self, encoding, solution) -> RuleSet:
@@ -476,6 +493,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
             raise ValueError(f"anchor must be 'previous' or 'best', got {self.anchor!r}")
         if self.multi_class not in ("ovr", "error"):
             raise ValueError(f"multi_class must be 'ovr' or 'error', got {self.multi_class!r}")
+        check_class_weight(getattr(self, "class_weight", None))
         backend_spec(self.backend)
 
     def _n_partitions(self, n_samples: int, n_columns: int) -> int:
@@ -555,8 +573,13 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         return ThresholdBinarizer(n_thresholds=self.n_thresholds, max_levels=self.max_levels,
                                   thresholds=self.thresholds)
 
-    def fit(self, X: Any, y: Any) -> IncrementalRuleClassifier:
-        """Learn the rule set(s) from ``X`` (array or DataFrame) and labels ``y``."""
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> IncrementalRuleClassifier:
+        """Learn the rule set(s) from ``X`` (array or DataFrame) and labels ``y``.
+
+        ``sample_weight`` (one non-negative number per row, optional) multiplies each
+        row's cost of a misclassification, on top of ``class_weight``; rows of weight 0
+        are left out (see ``class_weight``).
+        """
         start = time.monotonic()   # time_limit covers the whole fit, binarization included
         deadline = None if self.time_limit is None else start + self.time_limit
         self._check_common_params()
@@ -576,6 +599,18 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         if len(self.classes_) > 2 and self.multi_class == "error":
             raise ValueError(f"{type(self).__name__} with multi_class='error' needs 2 classes, "
                              f"got {len(self.classes_)}")
+        weights = fit_weights(y, self.classes_, y_idx, sample_weight,
+                              getattr(self, "class_weight", None))
+        if weights is not None:
+            keep = weights > 0   # a row of weight 0 is left out of the fit
+            if not keep.all():
+                X = X.iloc[keep] if hasattr(X, "iloc") else X
+                X_checked, y, y_idx, weights = X_checked[keep], y[keep], y_idx[keep], \
+                    weights[keep]
+            weights = weights / weights.mean()   # data_fidelity: an average row's error
+            if np.all(weights == weights[0]):
+                weights = None
+        self.weighted_ = weights is not None
         rng = check_random_state(self.random_state)
         self.binarizer_ = self._new_binarizer()
         Xb = self.binarizer_.fit_transform(X if hasattr(X, "columns") else X_checked, y)
@@ -609,13 +644,13 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
             for c in targets:
                 budget["per_pass"] = per_pass[c]
                 fitted[c], solutions[c], records[c] = self._fit_binary(
-                    Xb, y_idx == c, n_parts, rng, budget, columns[c])
+                    Xb, y_idx == c, n_parts, rng, budget, columns[c], weights)
         finally:
             close = getattr(bar, "close", None)
             if close is not None:
                 close()
         if self._null_test_on():
-            self._null_test(fitted, records, Xb, y_idx)
+            self._null_test(fitted, records, Xb, y_idx, weights)
         if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
             self.rules_ = fitted[1].labelled(self.classes_[1])
             self.solutions_, record = solutions[1], records[1]
@@ -630,10 +665,10 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         if len(self.classes_) == 2:
             self.class_order_, self.default_class_ = None, None
         else:
-            order, default = choose_class_order(fires, y_idx, self.class_counts_)
+            order, default = choose_class_order(fires, y_idx, self.class_counts_, weights)
             self.class_order_, self.default_class_ = self.classes_[order], self.classes_[default]
         self.region_counts_ = region_counts(self._regions(fires), y_idx, self._n_regions(),
-                                            len(self.classes_))
+                                            len(self.classes_), weights)
         self.time_limit_reached_ = budget["stopped"]
         last = solutions[targets[-1]]
         self.solution_ = last[-1] if last else None
@@ -644,7 +679,8 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         return bool(getattr(self, "null_test", False)) and \
             float(getattr(self, "significance", 0.0)) > 0
 
-    def _null_test(self, fitted: dict, records: dict, Xb: np.ndarray, y: np.ndarray) -> None:
+    def _null_test(self, fitted: dict, records: dict, Xb: np.ndarray, y: np.ndarray,
+                   weights: np.ndarray | None = None) -> None:
         """Replace the rules of every class by a constant prediction of the most frequent
         class unless the predictions they make together beat it in the sign test (rows
         they get right and it gets wrong, against the converse); also when they change no
@@ -652,7 +688,9 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         are noise: on AER/Affairs they were 1-2 rows better in training and 2-5 points
         worse in test.  One-vs-rest is tested once, on the combined predictions (testing
         each class against its own constant cost 3-5 points on carData/Womenlf).
-        ``fitted`` and ``records`` (class index -> rules / fit record) change in place."""
+        ``fitted`` and ``records`` (class index -> rules / fit record) change in place.
+        With row ``weights``, the constant is the class of the largest weight and the test
+        is the weighted sign test (:func:`~satrules.estimators._polish.significant`)."""
         if all(r.never_true or r.always_true for r in fitted.values()):
             return   # already a constant
         if len(fitted) == 1:
@@ -660,10 +698,13 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         else:
             fires = np.stack([fitted[c].evaluate(Xb) for c in fitted], axis=1)
             predicted = _ordered_predict(fires, *choose_class_order(fires, y,
-                                                                    self.class_counts_))
-        majority = int(np.argmax(self.class_counts_))
+                                                                    self.class_counts_,
+                                                                    weights))
+        totals = self.class_counts_ if weights is None else \
+            np.bincount(y, weights=weights, minlength=len(self.class_counts_))
+        majority = int(np.argmax(totals))
         if beats_constant(predicted, y, majority, float(self.significance),
-                          self.sign_test)[2]:
+                          self.sign_test, weights)[2]:
             return
         false, true = self._trivial_rule_sets(Xb.shape[1])
         for c in fitted:   # binary: the majority constant; one-vs-rest: no class fires
@@ -671,7 +712,8 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
             history = records[c].pop("history")
             records[c] = {"pass": None, "partition": None,
                           "constant": "always true" if const is true else "always false",
-                          "objective": self._objective(const, Xb, y == c), "history": history,
+                          "objective": self._objective(const, Xb, y == c, weights),
+                          "history": history,
                           "not_significant": records[c]}
             fitted[c] = const.named(self.binarizer_.conditions_)
 
@@ -681,9 +723,12 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         left = budget["deadline"] - time.monotonic()
         return max(left / max(budget["left"], 1), 0.01)
 
-    def _objective(self, rules: RuleSet, Xb: np.ndarray, y: np.ndarray) -> float:
-        """Return ``data_fidelity * errors + literal_weight * literals`` on ``(Xb, y)``."""
-        errors = int(np.count_nonzero(rules.evaluate(Xb) != y))
+    def _objective(self, rules: RuleSet, Xb: np.ndarray, y: np.ndarray,
+                   weights: np.ndarray | None = None) -> float:
+        """Return ``data_fidelity * errors + literal_weight * literals`` on ``(Xb, y)``
+        (with row ``weights``, ``errors`` is the weight of the rows misclassified)."""
+        wrong = rules.evaluate(Xb) != y
+        errors = int(np.count_nonzero(wrong)) if weights is None else float(weights[wrong].sum())
         return float(self.data_fidelity) * errors + self._literal_weight() * rules.n_literals
 
     def _literal_weight(self) -> float:
@@ -715,20 +760,23 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
 
     def _fit_binary(self, Xb: np.ndarray, y: np.ndarray, n_parts: int,
                     rng: np.random.RandomState, budget: dict,
-                    columns: np.ndarray | None = None) -> tuple[RuleSet, list, dict]:
+                    columns: np.ndarray | None = None,
+                    weights: np.ndarray | None = None) -> tuple[RuleSet, list, dict]:
         """Learn one rule set for ``y`` (bool); return it, the solutions and a fit record.
 
         Every partition's rules are a candidate; the one with the lowest objective on the
         whole training set wins, the two constant rule sets included (so the result is
         never worse on the training data than predicting one class).  ``columns``: the
         partitions are encoded over these columns of ``Xb`` only (the rules returned
-        index all of them; :meth:`ThresholdBinarizer.class_columns`).
+        index all of them; :meth:`ThresholdBinarizer.class_columns`).  ``weights``: each
+        row's weight (mean 1), or None.
         """
         conditions = self.binarizer_.conditions_
         view = _ColumnView(Xb.shape[1], columns)
         best, best_obj, best_at = None, math.inf, None
+        solve_weights = None if weights is None else partition_weights(weights)
         for r, rules in enumerate(self._trivial_rule_sets(Xb.shape[1])):
-            obj = self._objective(rules, Xb, y)
+            obj = self._objective(rules, Xb, y, weights)
             if obj < best_obj:
                 best, best_obj = rules, obj
                 best_at = {"pass": None, "partition": None,
@@ -759,8 +807,9 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
                     # one column per pattern the partition's rows tell apart
                     distinct = _ColumnView(rows.shape[1],
                                            distinct_columns(rows, (anchor, start)))
-                    enc = self._encode_partition(distinct.take(rows), y[part],
-                                                 distinct.narrow(anchor), rng)
+                    args = (distinct.take(rows), y[part], distinct.narrow(anchor), rng)
+                    enc = self._encode_partition(*args) if solve_weights is None else \
+                        self._encode_partition(*args, sample_weight=solve_weights[part])
                     hint = self._warm_start(enc, distinct.narrow(start))
                     sol = solve(enc.model, backend=name, time_limit=self._solve_time(budget),
                                 seed=int(rng.randint(2**31 - 1)), hint=hint, **options)
@@ -779,7 +828,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
                 rules = view.widen(distinct.widen(self._decode(enc, sol))).named(conditions)
                 prior = self._prior_rules(rules)
                 candidate = self._final_rules(rules)
-                entry["objective"] = obj = self._objective(candidate, Xb, y)
+                entry["objective"] = obj = self._objective(candidate, Xb, y, weights)
                 if obj <= best_obj:   # ties go to the later rules (refined over more data)
                     best, best_obj, best_prior = candidate, obj, prior
                     best_at = {"pass": p, "partition": i, "constant": None}
@@ -799,16 +848,16 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
                     start, Xbool, y, self.data_fidelity, self._literal_weight(),
                     max_literals=self._max_literals(), max_rules=max_rules,
                     deadline=budget["deadline"], min_z=z, replace=self._polish_replace,
-                    sign_test=self.sign_test))
-                obj = self._objective(polished, Xb, y)
+                    sign_test=self.sign_test, sample_weight=weights))
+                obj = self._objective(polished, Xb, y, weights)
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
                     best, record["objective"] = polished, obj
         if self._prune and z > 0:
-            pruned = self._final_rules(prune_rules(best, Xbool, y, z, self.sign_test))
+            pruned = self._final_rules(prune_rules(best, Xbool, y, z, self.sign_test, weights))
             if pruned.n_literals != best.n_literals:
                 record["pruned_from"] = record["objective"]
-                best, record["objective"] = pruned, self._objective(pruned, Xb, y)
+                best, record["objective"] = pruned, self._objective(pruned, Xb, y, weights)
         if not any(s.status.is_feasible for s in solutions):
             warnings.warn("no partition produced a solution within the time limit; the rule "
                           "set is the better of 'always true' and 'always false' on the "

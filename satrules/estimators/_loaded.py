@@ -89,8 +89,9 @@ def check_loaded(est: Any) -> None:
     if counts is not None and classes is not None and rules is not None \
             and hasattr(est, "_n_regions"):
         shape = (est._n_regions(), len(classes))
-        if not isinstance(counts, np.ndarray) or counts.dtype.kind not in "iu" \
-                or counts.shape != shape or (counts < 0).any():
+        if not isinstance(counts, np.ndarray) or counts.dtype.kind not in "iuf" \
+                or counts.shape != shape or (counts < 0).any() \
+                or not np.isfinite(counts).all():
             _fail(f"region_counts_ must be a {shape[0]} x {shape[1]} array of counts (one "
                   "row per way the rules classify, one column per class), got "
                   + (f"shape {counts.shape}" if isinstance(counts, np.ndarray)

@@ -50,11 +50,12 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
                  literal_weight: float = 1.0, max_literals: int | None = None,
                  max_rules: int | None = None, deadline: float | None = None,
                  max_moves: int = 1000, min_z: float = 0.0, replace: bool = False,
-                 sign_test: str = "exact") -> RuleSet:
+                 sign_test: str = "exact", sample_weight: np.ndarray | None = None) -> RuleSet:
     """Return ``rules`` improved by single-literal moves on ``(Xb, y)``.
 
     The objective is ``data_fidelity * errors + literal_weight * literals``, as in the
-    learners' selection of the best partition rules.
+    learners' selection of the best partition rules (with ``sample_weight``, an error
+    on row ``i`` counts ``sample_weight[i]``).
 
     Parameters
     ----------
@@ -84,6 +85,9 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
         Also try replacing one literal of a rule by another (same literal count).
     sign_test : {"exact", "normal"}
         How the sign test is computed (see :func:`significant`).
+    sample_weight : ndarray of shape (n_samples,), optional
+        Positive row weights: errors and the sign test's ``fixed`` and ``broken`` are
+        weighted sums (the test then is the weighted one of :func:`significant`).
 
     Returns
     -------
@@ -105,17 +109,18 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     if rules.kind == "cnf":   # a CNF for y is the negation of a DNF for ~y
         dual = polish_rules(rules.negate(), X, ~y, data_fidelity, literal_weight,
                             max_literals, max_rules, deadline, max_moves, min_z, replace,
-                            sign_test)
+                            sign_test, sample_weight)
         out = dual.negate()
         return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
     lam, w = float(data_fidelity), float(literal_weight)
     terms = [list(rule.literals) for rule in rules.rules]
     n_cols = X.shape[1]
+    weights = _Weights(len(y), sample_weight)
     for _ in range(max_moves):
         if deadline is not None and time.monotonic() >= deadline:
             break
         move = _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z,
-                          replace, sign_test)
+                          replace, sign_test, weights)
         if move is None:
             break
         kind, j, arg = move
@@ -135,7 +140,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
 
 
 def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
-                sign_test: str = "exact") -> RuleSet:
+                sign_test: str = "exact", sample_weight: np.ndarray | None = None) -> RuleSet:
     """Return ``rules`` without the literals and rules that do not pay their way.
 
     The partition solves and polishing add a literal whenever it lowers the objective
@@ -157,6 +162,8 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
     min_z : float
         The level of the sign test, as a z value.
     sign_test : {"exact", "normal"}
+    sample_weight : ndarray of shape (n_samples,), optional
+        Positive row weights (the weighted sign test of :func:`significant`).
 
     Returns
     -------
@@ -180,8 +187,9 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
     X = np.asarray(Xb).astype(bool, copy=False)
     y = np.asarray(y).astype(bool, copy=False)
     if rules.kind == "cnf":
-        out = prune_rules(rules.negate(), X, ~y, min_z, sign_test).negate()
+        out = prune_rules(rules.negate(), X, ~y, min_z, sign_test, sample_weight).negate()
         return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
+    weights = _Weights(len(y), sample_weight)
     terms = [list(rule.literals) for rule in rules.rules]
     while terms:
         covers = [_term_cover(X, t) for t in terms]
@@ -192,16 +200,17 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
                 if i != j:
                     others |= c
             alone = covers[j] & ~others
-            parts = [(("drop", j, None), np.count_nonzero(alone & y),
-                      np.count_nonzero(alone & ~y))]
+            parts = [(("drop", j, None), weights.total(alone & y), weights.total(alone & ~y))]
             for t in range(len(term) if len(term) > 1 else 0):
                 freed = _term_cover(X, term[:t] + term[t + 1:]) & ~covers[j] & ~others
-                parts.append((("remove", j, t), np.count_nonzero(freed & ~y),
-                              np.count_nonzero(freed & y)))
+                parts.append((("remove", j, t), weights.total(freed & ~y),
+                              weights.total(freed & y)))
             for move, fixed, broken in parts:
-                if fixed + broken and significant(fixed, broken, min_z, sign_test):
+                if fixed[1] + broken[1] and weights.significant(fixed, broken, min_z,
+                                                                sign_test):
                     continue
-                z = (fixed - broken) / np.sqrt(fixed + broken) if fixed + broken else -np.inf
+                var = fixed[1] + broken[1]
+                z = (fixed[0] - broken[0]) / np.sqrt(var) if var else -np.inf
                 if z < worst_z:
                     worst, worst_z = move, z
         if worst is None:
@@ -215,18 +224,52 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
                    rules.label)
 
 
-def _literal_counts(XS: np.ndarray, yS: np.ndarray):
-    """Per column of ``XS``: positives and negatives where it is 1, and the class totals."""
-    ones_pos = XS[yS].sum(axis=0)
-    ones_neg = XS.sum(axis=0) - ones_pos
-    n_pos = np.count_nonzero(yS)
-    return ones_pos, ones_neg, n_pos, len(yS) - n_pos
+class _Weights:
+    """Row weights as the (sum, sum of squares) pair every count of a move needs.
+
+    Every count of the polishing and pruning moves is a pair: the sum of the rows'
+    weights (the errors, ``fixed`` and ``broken``) and the sum of their squares (the
+    variance of the weighted sign test).  Without weights both are row counts and the
+    sign test is the unweighted one of :func:`significant`.
+    """
+
+    def __init__(self, n: int, sample_weight: np.ndarray | None) -> None:
+        self.weighted = sample_weight is not None
+        w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if w.shape != (n,) or not (np.isfinite(w).all() and (w > 0).all()):
+            raise ValueError(f"sample_weight must hold {n} positive finite weights")
+        self.pair = np.stack([w, w * w], axis=1)          # n x 2
+
+    def total(self, mask: np.ndarray) -> np.ndarray:
+        """(weight, squared weight) summed over the rows of ``mask``: shape (2,)."""
+        return self.pair[mask].sum(axis=0)
+
+    def columns(self, XS: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """(weight, squared weight) summed per column over the rows where it is 1: (2, m)."""
+        return self.pair[rows].T @ XS
+
+    def significant(self, fixed: np.ndarray, broken: np.ndarray, min_z: float,
+                    sign_test: str):
+        """:func:`significant` on (weight, squared weight) pairs (leading axis of 2)."""
+        return significant(fixed[0], broken[0], min_z, sign_test,
+                           variance=fixed[1] + broken[1] if self.weighted else None)
+
+
+def _literal_counts(XS: np.ndarray, yS: np.ndarray, weights: _Weights, inside: np.ndarray):
+    """Per column of ``XS`` (the rows of ``inside``): the weight of the positives and of
+    the negatives where it is 1, and the class totals ((2, m) and (2, 1) pairs)."""
+    rows = np.flatnonzero(inside)
+    ones_pos = weights.columns(XS[yS], rows[yS])
+    ones_neg = weights.columns(XS, rows) - ones_pos
+    n_pos = weights.total(rows[yS])[:, None]
+    n_neg = weights.total(rows)[:, None] - n_pos
+    return ones_pos, ones_neg, n_pos, n_neg
 
 
 SIGN_TESTS = ("exact", "normal")
 
 
-def significant(fixed, broken, min_z: float, sign_test: str = "exact"):
+def significant(fixed, broken, min_z: float, sign_test: str = "exact", variance=None):
     """Whether flipping predictions that correct ``fixed`` rows and spoil ``broken`` pays.
 
     A one-sided sign test at the level of a normal tail beyond ``min_z``:
@@ -237,16 +280,24 @@ def significant(fixed, broken, min_z: float, sign_test: str = "exact"):
       none do not (p = 1/16, 1/32); 8 and 1 pass, 12 and 3 pass.
     * ``"normal"``: the z approximation ``fixed - broken >= min_z * sqrt(fixed + broken)``,
       which is generous at small counts (4 corrected and none spoilt pass, p = 1/16).
+    * weighted rows (``variance`` given): ``fixed`` and ``broken`` are the rows'
+      weight sums and ``variance`` the sum of their squared weights; the test is the
+      normal approximation ``fixed - broken >= min_z * sqrt(variance)`` of the weighted
+      sign test (each flipped row's weight counts + or - with probability 1/2), whatever
+      ``sign_test`` says.  With unit weights it is the ``"normal"`` test.
 
     No flip at all always passes, and ``min_z = 0`` passes whenever ``fixed >= broken``.
 
     Parameters
     ----------
-    fixed, broken : int or array of int
-        Rows the flip corrects and spoils (arrays are tested element-wise).
+    fixed, broken : int, float or array
+        Rows (or row weights) the flip corrects and spoils (arrays are tested
+        element-wise).
     min_z : float
         The level, as a z value (>= 0).
     sign_test : {"exact", "normal"}
+    variance : float or array, optional
+        The sum of the squared weights of the flipped rows (weighted rows only).
 
     Returns
     -------
@@ -258,10 +309,14 @@ def significant(fixed, broken, min_z: float, sign_test: str = "exact"):
     (True, False)
     >>> bool(significant(4, 0, 2.0, sign_test="normal"))
     True
+    >>> bool(significant(4 * 3.0, 0, 2.0, variance=4 * 9.0))   # four rows of weight 3
+    True
     """
     if sign_test not in SIGN_TESTS:
         raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got {sign_test!r}")
     fixed, broken = np.asarray(fixed, dtype=float), np.asarray(broken, dtype=float)
+    if variance is not None:
+        return fixed - broken >= min_z * np.sqrt(np.asarray(variance, dtype=float))
     if sign_test == "exact" and min_z > 0:
         from scipy.stats import binom, norm
 
@@ -271,13 +326,14 @@ def significant(fixed, broken, min_z: float, sign_test: str = "exact"):
     return fixed - broken >= min_z * np.sqrt(fixed + broken)
 
 
-def beats_constant(predicted, y, constant, min_z: float,
-                   sign_test: str = "exact") -> tuple[int, int, bool]:
+def beats_constant(predicted, y, constant, min_z: float, sign_test: str = "exact",
+                   sample_weight=None) -> tuple[float, float, bool]:
     """The null test: do predictions beat predicting ``constant`` for every row?
 
     Returns ``(fixed, broken, passed)``: the rows ``predicted`` gets right and the
-    constant gets wrong, the converse, and whether they pass :func:`significant`
-    (never when they flip no row at all).
+    constant gets wrong, the converse (row counts, or weight sums with
+    ``sample_weight``), and whether they pass :func:`significant` (never when they flip
+    no row at all).
 
     Examples
     --------
@@ -287,17 +343,28 @@ def beats_constant(predicted, y, constant, min_z: float,
     (0, 0, False)
     """
     right, right_before = np.asarray(predicted) == y, np.asarray(y) == constant
-    fixed = int(np.count_nonzero(right & ~right_before))
-    broken = int(np.count_nonzero(~right & right_before))
-    return fixed, broken, bool(fixed + broken and significant(fixed, broken, min_z, sign_test))
+    if sample_weight is None:
+        fixed = int(np.count_nonzero(right & ~right_before))
+        broken = int(np.count_nonzero(~right & right_before))
+        return fixed, broken, bool(fixed + broken and
+                                   significant(fixed, broken, min_z, sign_test))
+    weights = _Weights(len(right), sample_weight)
+    fixed_pair, broken_pair = weights.total(right & ~right_before), \
+        weights.total(~right & right_before)
+    passed = bool(fixed_pair[1] + broken_pair[1] and
+                  weights.significant(fixed_pair, broken_pair, min_z, sign_test))
+    return float(fixed_pair[0]), float(broken_pair[0]), passed
 
 
 def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, replace=False,
-               sign_test="exact"):
+               sign_test="exact", weights=None):
     """Return the move that lowers the objective most, or None (a local optimum).
 
-    Only moves whose flipped predictions pass :func:`significant` are considered.
+    Only moves whose flipped predictions pass :func:`significant` are considered.  Every
+    count is a (weight, squared weight) pair (:class:`_Weights`); the objective reads the
+    first.
     """
+    weights = _Weights(len(y), None) if weights is None else weights
     covers = [_term_cover(X, t) for t in terms]
     union = np.zeros(len(y), dtype=bool)
     for c in covers:
@@ -312,8 +379,8 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
                 others |= c
         all_others.append(others)
     n_lits = sum(len(t) for t in terms)
-    n_wrong = np.count_nonzero(wrong)
-    current = lam * n_wrong + w * n_lits
+    n_wrong = weights.total(wrong)[:, None]
+    current = lam * n_wrong[0, 0] + w * n_lits
     best_value, best = current, None
 
     def consider(value, move):
@@ -323,15 +390,16 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
 
     def consider_mask(prediction, literals, move):
         flipped = prediction != union
-        fixed = np.count_nonzero(flipped & wrong)
-        broken = np.count_nonzero(flipped) - fixed
-        if significant(fixed, broken, min_z, sign_test):
-            consider(lam * np.count_nonzero(prediction != y) + w * literals, move)
+        fixed = weights.total(flipped & wrong)
+        broken = weights.total(flipped) - fixed
+        if weights.significant(fixed, broken, min_z, sign_test):
+            consider(lam * weights.total(prediction != y)[0] + w * literals, move)
 
     def consider_columns(fixed, broken, errors, literals, make):
         # the best column (either polarity) among those whose flips are significant
         for f, b, err, negated in zip(fixed, broken, errors, (False, True), strict=True):
-            value = np.where(significant(f, b, min_z, sign_test), lam * err, np.inf)
+            value = np.where(weights.significant(f, b, min_z, sign_test), lam * err[0],
+                             np.inf)
             c = int(np.argmin(value))
             if np.isfinite(value[c]):
                 consider(value[c] + w * literals, make(Literal(c, negated)))
@@ -345,7 +413,8 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
             # a literal added to rule j un-covers some of the rows only it covers: the
             # negatives among them are fixed, the positives broken
             inside = covers[j] & ~others
-            ones_pos, ones_neg, n_pos, n_neg = _literal_counts(X[inside], y[inside])
+            ones_pos, ones_neg, n_pos, n_neg = _literal_counts(X[inside], y[inside],
+                                                               weights, inside)
             base = n_wrong - n_neg      # errors outside those rows
             fixed = (n_neg - ones_neg, ones_neg)        # negatives un-covered
             broken = (n_pos - ones_pos, ones_pos)       # positives un-covered
@@ -357,10 +426,11 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
             # literal t replaced by column c: only rows the reduced rule covers alone can
             # flip; there the prediction becomes column c (or its negation)
             inside = _term_cover(X, term[:t] + term[t + 1:]) & ~others
+            rows = np.flatnonzero(inside)
             XS, cur, bad = X[inside], union[inside], wrong[inside]
             groups = (bad & cur, bad & ~cur, ~bad & cur, ~bad & ~cur)
-            sa, sb, sc, sd = (XS[g].sum(axis=0) for g in groups)
-            na, nb, nc, nd = (np.count_nonzero(g) for g in groups)
+            sa, sb, sc, sd = (weights.columns(XS[g], rows[g]) for g in groups)
+            na, nb, nc, nd = (weights.total(rows[g])[:, None] for g in groups)
             fixed = (na - sa + sb, sa + nb - sb)      # wrong rows whose prediction flips
             broken = (nc - sc + sd, sc + nd - sd)     # right rows whose prediction flips
             errors = tuple(n_wrong - f + b for f, b in zip(fixed, broken, strict=True))
@@ -370,7 +440,8 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
         consider_mask(all_others[j], n_lits - len(terms[j]), ("drop", j, None))
     if (max_rules is None or len(terms) < max_rules) and n_cols:
         outside = ~union
-        ones_pos, ones_neg, n_pos, n_neg = _literal_counts(X[outside], y[outside])
+        ones_pos, ones_neg, n_pos, n_neg = _literal_counts(X[outside], y[outside], weights,
+                                                           outside)
         base = n_wrong - n_pos             # errors among the covered rows
         fixed = (ones_pos, n_pos - ones_pos)               # positives newly covered
         broken = (ones_neg, n_neg - ones_neg)              # negatives newly covered

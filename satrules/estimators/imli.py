@@ -20,6 +20,7 @@ from satrules.encoders.imli import (
     hint_imli,
 )
 from satrules.estimators._base import IncrementalRuleClassifier
+from satrules.estimators._weights import scaled_fidelity
 from satrules.rules import RuleSet
 
 __all__ = ["IMLIClassifier"]
@@ -134,6 +135,18 @@ class IMLIClassifier(IncrementalRuleClassifier):
         >= ``significance * sqrt(corrected + spoilt)``), which is generous at small
         counts: it passes 4 rows corrected and none spoilt (p = 1/16).
         ``sign_test="normal", null_test=False`` reproduces fits made before December 2026.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes: misclassifying a row of class ``c`` costs
+        ``class_weight[c]`` times as much (classes not listed weigh 1); ``"balanced"``
+        weighs class ``c`` by ``n_samples / (n_classes * n_c)``, so a rare class counts as
+        much as a common one.  Multiplies ``fit``'s ``sample_weight``.  With weights, every
+        count the learner makes is a weight sum: the partition solves (each row's error
+        weighs ``data_fidelity`` times its weight, rounded to 1/100 of the mean weight),
+        the choice of the best rules, polishing, the null test (the constant is the class
+        of the largest weight; the sign test is the weighted one of
+        :func:`~satrules.estimators._polish.significant`), the class order and the region
+        counts behind ``predict_proba``.  Weights are scaled to a mean of 1, so
+        ``data_fidelity`` stays the cost of an average row's error.
     null_test : bool, default=True
         Replace the final rules by the better constant rule set (always true / always
         false) unless they pass the ``significance`` test against it
@@ -151,6 +164,9 @@ class IMLIClassifier(IncrementalRuleClassifier):
 
     Attributes
     ----------
+    weighted_ : bool
+        Whether the fit weighed its rows (``class_weight`` or ``sample_weight`` not all
+        equal); ``region_counts_`` then holds weight sums.
     rules_ : RuleSet or dict
         The learned rule set (predicting ``classes_[1]``), with readable
         conditions; for more than two classes a dict ``class -> RuleSet``.
@@ -214,7 +230,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
     Learning of Interpretable Classification Rules. AIES 2019.
     """
 
-    _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
+    _EXPECTED_FAILED_CHECKS = IncrementalRuleClassifier._EXPECTED_FAILED_CHECKS
 
     def __init__(self, n_rules=2, rule_type="dnf", data_fidelity=10, feature_weight=1,
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
@@ -222,7 +238,8 @@ class IMLIClassifier(IncrementalRuleClassifier):
                  max_levels="auto", symmetry_breaking=False,
                  backend="auto", time_limit=None, random_state=None, multi_class="ovr",
                  max_clauses=DEFAULT_MAX_CLAUSES, polish=True,
-                 significance=2.0, sign_test="exact", null_test=True):
+                 significance=2.0, sign_test="exact", null_test=True,
+                 class_weight=None):
         self.n_rules = n_rules
         self.rule_type = rule_type
         self.data_fidelity = data_fidelity
@@ -244,6 +261,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
         self.significance = significance
         self.sign_test = sign_test
         self.null_test = null_test
+        self.class_weight = class_weight
         self.max_clauses = max_clauses
 
     def _check_params(self) -> None:
@@ -262,11 +280,14 @@ class IMLIClassifier(IncrementalRuleClassifier):
             raise ValueError(f"max_clauses must be a positive integer or None, got "
                              f"{self.max_clauses!r}")
 
-    def _encode_partition(self, Xb, y, prior, rng):
+    def _encode_partition(self, Xb, y, prior, rng, sample_weight=None):
+        # weighted rows: integer weights ~ 100 x the row's weight, lambda / 100 per unit
+        fidelity = self.data_fidelity if sample_weight is None \
+            else scaled_fidelity(self.data_fidelity)
         return encode_imli(Xb, y, n_rules=self.n_rules, rule_type=self.rule_type,
-                           data_fidelity=self.data_fidelity, feature_weight=self.feature_weight,
+                           data_fidelity=fidelity, feature_weight=self.feature_weight,
                            prior=prior, symmetry_breaking=self.symmetry_breaking,
-                           max_clauses=self.max_clauses)
+                           max_clauses=self.max_clauses, sample_weight=sample_weight)
 
     def _decode(self, encoding, solution) -> RuleSet:
         return decode_imli(encoding.layout, solution)

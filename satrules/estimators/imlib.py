@@ -24,6 +24,7 @@ from satrules.encoders.imlib import (
     hint_imlib,
 )
 from satrules.estimators._base import IncrementalRuleClassifier
+from satrules.estimators._weights import scaled_fidelity
 from satrules.rules import RuleSet
 
 __all__ = ["IMLIBClassifier"]
@@ -137,6 +138,18 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         >= ``significance * sqrt(corrected + spoilt)``), which is generous at small
         counts: it passes 4 rows corrected and none spoilt (p = 1/16).
         ``sign_test="normal", null_test=False`` reproduces fits made before December 2026.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes: misclassifying a row of class ``c`` costs
+        ``class_weight[c]`` times as much (classes not listed weigh 1); ``"balanced"``
+        weighs class ``c`` by ``n_samples / (n_classes * n_c)``, so a rare class counts as
+        much as a common one.  Multiplies ``fit``'s ``sample_weight``.  With weights, every
+        count the learner makes is a weight sum: the partition solves (each row's error
+        weighs ``data_fidelity`` times its weight, rounded to 1/100 of the mean weight),
+        the choice of the best rules, polishing, the null test (the constant is the class
+        of the largest weight; the sign test is the weighted one of
+        :func:`~satrules.estimators._polish.significant`), the class order and the region
+        counts behind ``predict_proba``.  Weights are scaled to a mean of 1, so
+        ``data_fidelity`` stays the cost of an average row's error.
     null_test : bool, default=True
         Replace the final rules by the better constant rule set (always true / always
         false) unless they pass the ``significance`` test against it
@@ -154,6 +167,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
 
     Attributes
     ----------
+    weighted_ : bool
+        Whether the fit weighed its rows (``class_weight`` or ``sample_weight`` not all
+        equal); ``region_counts_`` then holds weight sums.
     rules_ : RuleSet or dict
         The simplified rule set predicting ``classes_[1]`` (readable conditions);
         for more than two classes a dict ``class -> RuleSet``.
@@ -208,7 +224,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     Learn Interpretable and Balanced Classification Rules. arXiv:2403.16418.
     """
 
-    _EXPECTED_FAILED_CHECKS: dict[str, str] = {}
+    _EXPECTED_FAILED_CHECKS = IncrementalRuleClassifier._EXPECTED_FAILED_CHECKS
 
     def __init__(self, n_rules=2, max_literals_per_rule=3, data_fidelity=10, objective="exact",
                  n_partitions="auto", partition_size=None, n_passes=2, max_partitions=100,
@@ -216,7 +232,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
                  max_levels="auto", reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr", polish=True,
-                 significance=2.0, sign_test="exact", null_test=True):
+                 significance=2.0, sign_test="exact", null_test=True,
+                 class_weight=None):
         self.n_rules = n_rules
         self.max_literals_per_rule = max_literals_per_rule
         self.data_fidelity = data_fidelity
@@ -240,6 +257,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         self.significance = significance
         self.sign_test = sign_test
         self.null_test = null_test
+        self.class_weight = class_weight
 
     def _check_params(self) -> None:
         for name in ("n_rules", "max_literals_per_rule"):
@@ -252,13 +270,17 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         if self.objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {self.objective!r}")
 
-    def _encode_partition(self, Xb, y, prior, rng):
+    def _encode_partition(self, Xb, y, prior, rng, sample_weight=None):
+        # weighted rows: integer weights ~ 100 x the row's weight, lambda / 100 per unit
+        fidelity = self.data_fidelity if sample_weight is None \
+            else scaled_fidelity(self.data_fidelity)
         return encode_imlib(Xb, y, n_rules=self.n_rules,
                             max_literals_per_rule=self.max_literals_per_rule,
-                            data_fidelity=self.data_fidelity, objective=self.objective,
+                            data_fidelity=fidelity, objective=self.objective,
                             prior=prior, reduce=bool(self.reduce),
                             distinct_features=bool(self.distinct_features),
-                            symmetry_breaking=bool(self.symmetry_breaking))
+                            symmetry_breaking=bool(self.symmetry_breaking),
+                            sample_weight=sample_weight)
 
     def _decode(self, encoding, solution) -> RuleSet:
         return decode_imlib(encoding.layout, solution)
