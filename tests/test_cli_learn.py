@@ -543,3 +543,60 @@ def test_command_line_hint_quotes_values_and_never_fails():
     assert _command_line_hint(advice.format("['no data']")).endswith("--na-values 'no data')")
     odd = advice.format("['x'") + "]"   # not a list literal: the advice is kept as it is
     assert _command_line_hint(odd) == odd
+
+
+@pytest.fixture()
+def rare_csv(tmp_path):
+    """400 rows, 40 "yes"; flag = 1 on all of them and on 60 "no" rows.  Also written
+    with a weight column (9 on the "yes" rows) and a text column, as rare_weighted.csv."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"flag": np.r_[np.ones(60), np.zeros(300), np.ones(40)].astype(int),
+                          "noise": rng.integers(0, 2, 400),
+                          "answer": ["no"] * 360 + ["yes"] * 40})
+    frame.to_csv(tmp_path / "rare.csv", index=False)
+    frame.assign(survey_weight=np.r_[np.ones(360), np.full(40, 9.0)],
+                 comment="ok").to_csv(tmp_path / "rare_weighted.csv", index=False)
+    return tmp_path / "rare.csv"
+
+
+@pytest.mark.parametrize("weighting", [["--class-weight", "balanced"],
+                                       ["--class-weight", '{"yes": 9}'],
+                                       ["--weight-column", "survey_weight"]])
+def test_learn_weighs_rows(weighting, rare_csv, tmp_path, capsys):
+    """Unweighted, no rule beats "always no" here; weighted, the rule flag = 1 is learned.
+    The weight column is not a feature (it would give the answer away), and predict
+    ignores it."""
+    data = rare_csv.with_name("rare_weighted.csv") if "--weight-column" in weighting \
+        else rare_csv
+    rules = tmp_path / "rules.json"
+    assert main(["learn", str(data), "--target", "answer", "--method", "imli", "--n-rules",
+                 "1", "--backend", "rc2", "--test-size", "0", *weighting,
+                 "--out", str(rules)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("IF (flag")
+    est = serialization.load(rules)
+    assert "survey_weight" not in est.feature_names_in_.tolist()
+    assert main(["predict", str(rules), str(data), "--out", str(tmp_path / "p.csv")]) == 0
+    pred = pd.read_csv(tmp_path / "p.csv").prediction
+    assert ((pred == "yes") == (pd.read_csv(data).flag == 1)).all()
+
+
+def test_learn_without_weights_keeps_the_majority(rare_csv, capsys):
+    assert main(["learn", str(rare_csv), "--target", "answer", "--method", "imli",
+                 "--n-rules", "1", "--backend", "rc2", "--test-size", "0"]) == 0
+    assert "Always no" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, match", [
+    (["--weight-column", "nope"], "--weight-column 'nope' is not a column"),
+    (["--weight-column", "comment"], "must hold non-negative numbers; data row 1 has 'ok'"),
+    (["--weight-column", "survey_weight", "--method", "cdpr-gra"],
+     "method cdpr-gra does not weigh rows"),
+    (["--class-weight", "heavy"], "expected balanced or a JSON object"),
+])
+def test_learn_refuses_bad_weights(args, match, rare_csv, capsys):
+    base = ["learn", str(rare_csv.with_name("rare_weighted.csv")), "--target", "answer"]
+    if "--method" not in args:
+        base += ["--method", "imli"]
+    assert main(base + args) != 0
+    assert match in capsys.readouterr().err

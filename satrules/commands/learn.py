@@ -32,6 +32,26 @@ METHODS: dict[str, tuple[str, str, dict[str, Any]]] = {
 
 # (flag, estimator parameter, type, help); a flag is passed on only when given, and is an
 # error for a method whose estimator has no such parameter
+def class_weight_value(text: str) -> Any:
+    """``--class-weight``: ``balanced``, or a JSON object ``{"class": weight, ...}``.
+
+    Examples
+    --------
+    >>> class_weight_value("balanced"), class_weight_value('{"yes": 5}')
+    ('balanced', {'yes': 5})
+    """
+    if text == "balanced":
+        return text
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(
+            f"expected balanced or a JSON object such as '{{\"yes\": 5}}', got {text!r}")
+    return value
+
+
 _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
@@ -45,6 +65,10 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--thresholds", "thresholds", str,
      "where the thresholds go: tree (default; cuts of a one-feature tree on the labels), "
      "quantile or both (IMLI, IMLIB)"),
+    ("--class-weight", "class_weight", class_weight_value,
+     "balanced (a rare class counts as much as a common one) or a JSON object "
+     "'{\"CLASS\": WEIGHT}': a misclassified row of that class costs WEIGHT times as much "
+     "(IMLI, IMLIB)"),
     ("--alpha", "alpha", float, "minimum rule accuracy (CDPR)"),
     ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
     ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),
@@ -342,6 +366,22 @@ def method_params(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
+def pop_weights(X, column: str, path: str):
+    """Return ``X`` without the weight column, and the column (non-negative numbers)."""
+    import pandas as pd
+
+    if column not in X.columns:
+        raise ValueError(f"--weight-column {column!r} is not a column of {path!r}")
+    raw = X[column]
+    weights = pd.to_numeric(raw, errors="coerce")
+    bad = weights.isna() | (weights < 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ValueError(f"--weight-column {column!r} must hold non-negative numbers; data "
+                         f"row {row + 1} has {raw.iloc[row]!r}")
+    return X.drop(columns=[column]), weights.astype(float)
+
+
 def split(X, y, test_size: float, random_state: int | None):
     """Train/test split, stratified when every class has at least two samples."""
     from sklearn.model_selection import train_test_split
@@ -381,12 +421,17 @@ def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> s
     return "\n".join(line.rstrip() for line in lines)
 
 
-def fit_and_score(est: Any, X_train, y_train, X_test, y_test) -> dict[str, Any]:
-    """Fit ``est``; return the metrics row printed by ``learn`` and ``demo``."""
+def fit_and_score(est: Any, X_train, y_train, X_test, y_test,
+                  sample_weight=None) -> dict[str, Any]:
+    """Fit ``est`` (with ``sample_weight`` when given); return the metrics row printed by
+    ``learn`` and ``demo``."""
     from satrules.sweep import solver_status
 
     start = time.perf_counter()
-    est.fit(X_train, y_train)
+    if sample_weight is None:
+        est.fit(X_train, y_train)
+    else:
+        est.fit(X_train, y_train, sample_weight=sample_weight)
     fit_time = time.perf_counter() - start
     train, test = score(est, X_train, y_train), score(est, X_test, y_test)
     return {
@@ -416,6 +461,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "'wcnf' backend: split like a shell would, never run through one)")
     add_ordered_argument(p)
     add_na_argument(p)
+    p.add_argument("--weight-column", metavar="NAME",
+                   help="a numeric column of row weights (e.g. survey weights; IMLI, IMLIB): "
+                        "a misclassified row costs its weight, and the column is not a "
+                        "feature")
     p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -429,6 +478,9 @@ def run(args: argparse.Namespace) -> int:
     X, y = read_table(args.data, args.target, args.na_values)
     comma_columns = X.attrs["comma_columns"]   # saved: predict reads them the same way
     X = declare_ordered(X, args.ordered)
+    weights = None
+    if args.weight_column is not None:
+        X, weights = pop_weights(X, args.weight_column, args.data)
     params = method_params(args)
     if args.solver_cmd is not None:
         if params.get("backend", "auto") not in ("auto", "wcnf"):
@@ -438,9 +490,13 @@ def run(args: argparse.Namespace) -> int:
     est = make_estimator(args.method, params)
     if "random_state" in est.get_params() and "random_state" not in params:
         est.set_params(random_state=args.random_state)
+    if weights is not None and "class_weight" not in est.get_params():
+        raise ValueError(f"--weight-column: method {args.method} does not weigh rows; "
+                         "IMLI and IMLIB do")
     X_train, X_test, y_train, y_test = split(X, y, args.test_size, args.random_state)
     with quiet_progress(args.quiet):
-        row = fit_and_score(est, X_train, y_train, X_test, y_test)
+        row = fit_and_score(est, X_train, y_train, X_test, y_test,
+                            None if weights is None else weights.loc[X_train.index])
     print(rules_text(est))
     print()
     print(format_table([{"metric": k, "value": v} for k, v in row.items()],
@@ -451,6 +507,7 @@ def run(args: argparse.Namespace) -> int:
             "method": args.method, "test_size": args.test_size,
             "random_state": args.random_state,
             **({"na_values": list(args.na_values)} if args.na_values else {}),
+            **({"weight_column": args.weight_column} if weights is not None else {}),
             **({"comma_columns": comma_columns} if comma_columns else {})})
         print(f"\nsaved {args.out}", file=sys.stderr)
     return 0
