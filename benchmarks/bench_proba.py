@@ -16,7 +16,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import sys
 import warnings
 from pathlib import Path
@@ -26,8 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_learners import DATASETS, _split, _timed_fit, make  # noqa: E402
-from benchmarks.datasets import MULTICLASS, load_raw  # noqa: E402
-from benchmarks.tables import markdown_table, write_csv  # noqa: E402
+from benchmarks.datasets import MULTICLASS  # noqa: E402
+from benchmarks.tables import markdown_table, run_split_benchmark  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SEEDS = (0, 1, 2)
@@ -106,27 +105,9 @@ def summarise(rows: list[dict], command: str) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--datasets", default=",".join(BINARY))
-    ap.add_argument("--methods", default=",".join(METHODS))
-    ap.add_argument("--out", default=str(RESULTS / "proba"),
-                    help="output path without suffix (.csv and .md are written)")
-    args = ap.parse_args(argv)
-    rows = []
-    for dataset in args.datasets.split(","):
-        data = load_raw(dataset)
-        for method in args.methods.split(","):
-            for seed in SEEDS:
-                row = run_one(dataset, method, seed, data)
-                print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
-                rows.append(row)
-    out = Path(args.out)
-    write_csv(out.with_suffix(".csv"), rows)
-    command = "python benchmarks/bench_proba.py" + ("" if argv is None and len(sys.argv) == 1
-                                                    else " " + " ".join(sys.argv[1:]))
-    out.with_suffix(".md").write_text(summarise(rows, command))
-    print(f"wrote {out.with_suffix('.md')}")
-    return 0
+    return run_split_benchmark(argv, doc=__doc__, script="bench_proba.py", datasets=BINARY,
+                               methods=METHODS, seeds=SEEDS, out=RESULTS / "proba",
+                               run_one=run_one, summarise=summarise)
 
 
 if __name__ == "__main__":

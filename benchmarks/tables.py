@@ -41,3 +41,38 @@ def write_csv(path: Path, rows: Sequence[dict], fieldnames: Sequence[str] | None
         writer.writeheader()
         writer.writerows(rows)
     os.replace(tmp, path)
+
+
+def run_split_benchmark(argv, *, doc: str, script: str, datasets: Sequence[str],
+                        methods: Sequence[str], seeds: Sequence[int], out: Path,
+                        run_one, summarise) -> int:
+    """The command line of a per-split benchmark: ``--datasets``, ``--methods``, ``--out``;
+    ``run_one(dataset, method, seed, data)`` per split (``data`` from
+    ``benchmarks.datasets.load_raw``), printed as it comes, then ``out``.csv and the
+    ``summarise(rows, command)`` report as ``out``.md."""
+    import argparse
+    import sys
+
+    from benchmarks.datasets import load_raw
+
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--datasets", default=",".join(datasets))
+    ap.add_argument("--methods", default=",".join(methods))
+    ap.add_argument("--out", default=str(out),
+                    help="output path without suffix (.csv and .md are written)")
+    args = ap.parse_args(argv)
+    rows = []
+    for dataset in args.datasets.split(","):
+        data = load_raw(dataset)
+        for method in args.methods.split(","):
+            for seed in seeds:
+                row = run_one(dataset, method, seed, data)
+                print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+                rows.append(row)
+    path = Path(args.out)
+    write_csv(path.with_suffix(".csv"), rows)
+    given = sys.argv[1:] if argv is None else list(argv)
+    command = f"python benchmarks/{script}" + ("" if not given else " " + " ".join(given))
+    path.with_suffix(".md").write_text(summarise(rows, command))
+    print(f"wrote {path.with_suffix('.md')}")
+    return 0

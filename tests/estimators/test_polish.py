@@ -84,9 +84,10 @@ def test_polish_is_a_local_optimum_and_never_worse(instance, min_z, replace, sig
             assert not significant(fixed, broken, min_z, sign_test), (other, fixed, broken)
 
 
-def _parts_pass(rules, X, y, min_z, sign_test):
+def _parts_pass(rules, X, y, min_z, sign_test, w=None):
     """Brute force: does every rule, and every literal of a rule of two or more, change
-    some predictions, and pass the sign test on the rows it changes?"""
+    some predictions, and pass the sign test on the rows it changes?  With row weights
+    ``w``, the weighted sign test."""
     now = rules.evaluate(X)
     terms = [list(r.literals) for r in rules.rules]
     without = [terms[:j] + terms[j + 1:] for j in range(len(terms))]
@@ -95,6 +96,12 @@ def _parts_pass(rules, X, y, min_z, sign_test):
     for ts in without:
         other = RuleSet([Rule(tuple(t)) for t in ts], "dnf", rules.n_columns).evaluate(X)
         flipped = other != now
+        if w is not None:
+            if not (flipped.any() and significant(
+                    w[flipped & (now == y)].sum(), w[flipped & (now != y)].sum(), min_z,
+                    variance=(w[flipped] ** 2).sum())):
+                return False
+            continue
         fixed = int(np.count_nonzero(flipped & (now == y)))
         broken = int(np.count_nonzero(flipped)) - fixed
         if not (fixed + broken and significant(fixed, broken, min_z, sign_test)):

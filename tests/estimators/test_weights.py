@@ -23,8 +23,8 @@ from satrules.backends.registry import available_backends
 from satrules.estimators._base import _ordered_predict, choose_class_order
 from satrules.estimators._polish import polish_rules, prune_rules, significant
 from satrules.estimators._weights import fit_weights, partition_weights
-from satrules.rules import Rule, RuleSet
-from tests.estimators.test_polish import _instances, _neighbours
+from tests.estimators.test_polish import _instances, _neighbours, _parts_pass
+from tests.estimators.test_proba import table
 
 BACKEND = "rc2" if "rc2" in available_backends() else "auto"
 LEARNERS = [IMLIClassifier, IMLIBClassifier]
@@ -32,18 +32,6 @@ LEARNERS = [IMLIClassifier, IMLIBClassifier]
 
 def fast(make, **params):
     return make(backend=BACKEND, n_thresholds=3, random_state=0, **params)
-
-
-def table(seed: int, n: int, noise: float, n_classes: int = 2):
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.integers(0, 5, n),
-                      "c": rng.choice(["u", "v", "w"], n)})
-    score = X["a"] + 0.5 * X["b"] + (X["c"] == "u")
-    edges = np.quantile(score, np.linspace(0, 1, n_classes + 1)[1:-1])
-    y = np.searchsorted(edges, score)
-    flip = rng.random(n) < noise
-    y[flip] = rng.integers(0, n_classes, flip.sum())
-    return X, np.array([f"k{v}" for v in y])
 
 
 def quiet_fit(est, X, y, **kw):
@@ -100,17 +88,7 @@ def test_weighted_prune_keeps_only_significant_parts(instance, data):
     w = np.array(data.draw(st.lists(st.sampled_from([0.5, 1.0, 4.0]), min_size=len(y),
                                     max_size=len(y))))
     pruned = prune_rules(start, X, y, 2.0, sample_weight=w)
-    now = pruned.evaluate(X)
-    terms = [list(r.literals) for r in pruned.rules]
-    without = [terms[:j] + terms[j + 1:] for j in range(len(terms))]
-    without += [terms[:j] + [t[:i] + t[i + 1:]] + terms[j + 1:]
-                for j, t in enumerate(terms) if len(t) > 1 for i in range(len(t))]
-    for ts in without:
-        other = RuleSet([Rule(tuple(t)) for t in ts], "dnf", X.shape[1]).evaluate(X)
-        flipped = other != now
-        fixed, broken = flipped & (now == y), flipped & (now != y)
-        assert flipped.any() and significant(w[fixed].sum(), w[broken].sum(), 2.0,
-                                             variance=(w[flipped] ** 2).sum())
+    assert _parts_pass(pruned, X, y, 2.0, "exact", w)
 
 
 def test_weighted_sign_test_counts_a_heavy_row_once():
@@ -141,7 +119,7 @@ def test_weighted_class_order_is_the_best_over_every_order(case):
 # ------------------------------------------------------------------- estimators
 @pytest.mark.parametrize("make", LEARNERS)
 def test_equal_weights_give_the_unweighted_fit(make):
-    X, y = table(1, 120, 0.2)
+    X, y = table(1, 120, 2, 0.2)
     plain = quiet_fit(fast(make), X, y)
     for kw in ({"sample_weight": np.full(len(y), 2.5)},
                {"sample_weight": 3}):
@@ -154,7 +132,7 @@ def test_equal_weights_give_the_unweighted_fit(make):
 
 @pytest.mark.parametrize("make", LEARNERS)
 def test_rows_of_weight_zero_are_rows_left_out(make):
-    X, y = table(2, 120, 0.2)
+    X, y = table(2, 120, 2, 0.2)
     w = np.where(np.arange(len(y)) % 3 == 0, 0.0, 1.0)
     keep = w > 0
     weighted = quiet_fit(fast(make), X, y, sample_weight=w)
@@ -197,7 +175,7 @@ def test_weighted_fit_is_never_worse_than_a_constant_and_proba_uses_weights(
     """The weighted training objective is at most that of predicting one class (binary);
     predict_proba reads the weight sums of each region's rows, and a binary fit predicts
     its most probable class."""
-    X, y = table(seed, 90, noise, n_classes)
+    X, y = table(seed, 90, n_classes, noise)
     rng = np.random.default_rng(seed)
     w = rng.choice([0.5, 1.0, 4.0], len(y))
     est = quiet_fit(fast(make, n_rules=2), X, y, sample_weight=w)
@@ -232,7 +210,7 @@ def test_weighted_model_survives_a_file(make, tmp_path):
     ({"class_weight": {"k9": 2}}, "class_weight names 'k9', not a class of y"),
 ])
 def test_bad_class_weight_is_refused(bad, match):
-    X, y = table(0, 40, 0.0)
+    X, y = table(0, 40, 2, 0.0)
     with pytest.raises(ValueError, match=match):
         fast(IMLIClassifier, **bad).fit(X, y)
 
@@ -245,7 +223,7 @@ def test_bad_class_weight_is_refused(bad, match):
     (np.zeros(40), "weights are all zero"),
 ])
 def test_bad_sample_weight_is_refused(weights, match):
-    X, y = table(0, 40, 0.0)
+    X, y = table(0, 40, 2, 0.0)
     with pytest.raises(ValueError, match=match):
         fast(IMLIBClassifier).fit(X, y, sample_weight=weights)
 
