@@ -40,7 +40,10 @@ Optimum, ``objective="exact"`` (proven by the brute-force tests): without a prio
 ``w_size·Σ_o|R_o| + w_err·errors`` over rule sets with ``1 ≤ |R_o| ≤ l``
 (``|R_o|`` counts slots, so a repeated literal counts twice); with a prior
 ``w_size·(changed slots + flipped polarities) + w_err·errors``.  ``w_err / w_size``
-is ``data_fidelity`` (see :func:`scale_fidelity`).
+is ``data_fidelity`` (see :func:`scale_fidelity`).  With ``sample_weight`` (positive
+integers ``w_i``), every error soft of sample ``i`` weighs ``w_i`` times as much, so
+``errors`` above becomes the weight of the misclassified samples (and, for ``"paper"``,
+the H and I terms are weighted the same way; tested against the exhaustive optimum).
 
 Options: ``reduce=True`` keeps only the halves of E and G (and F for negatives)
 that the objective needs (§3.3, same optimum; ``e``/``z`` then stop being
