@@ -223,15 +223,19 @@ def summary_metrics(estimator: Any, X: Any, y: Any) -> dict[str, Any]:
 
     ``coverage`` is the fraction of samples on which at least one rule fires
     (the rest get the default prediction): for IMLI/IMLIB a DNF term is true or
-    a CNF clause is false; for CDPR a decision rule matches.
+    a CNF clause is false; for CDPR a decision rule matches.  ``balanced_accuracy``
+    is the mean over the classes of ``y`` of the fraction of their rows predicted
+    right (what ``class_weight="balanced"`` aims at).
     """
     y = np.asarray(y)
     pred = estimator.predict(X)
     _, _, sizes, mask = rule_masks(estimator, X)
     fired = mask.any(axis=0) if mask.size else np.zeros(len(y), dtype=bool)
+    recalls = [float(np.mean(pred[y == c] == c)) for c in np.unique(y)]
     return {
         "n_samples": int(len(y)),
         "accuracy": float(np.mean(pred == y)) if len(y) else float("nan"),
+        "balanced_accuracy": float(np.mean(recalls)) if len(y) else float("nan"),
         "coverage": float(fired.mean()) if len(y) else float("nan"),
         "n_rules": len(sizes),
         "n_literals": int(sum(sizes)),

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.metrics import balanced_accuracy_score
 
 from satrules import report
 from satrules.binarize import ThresholdBinarizer
@@ -72,6 +73,9 @@ def test_rule_stats_match_direct_evaluation(case):
     fired = stats.n_covered.sum() > 0
     assert (metrics["coverage"] > 0) == fired
     assert metrics["accuracy"] == pytest.approx((est.predict(X) == y).mean())
+    pred = est.predict(X)
+    assert metrics["balanced_accuracy"] == pytest.approx(
+        balanced_accuracy_score(y, pred) if len(np.unique(y)) > 1 else (pred == y).mean())
     assert metrics["n_literals"] == rules.n_literals
 
 

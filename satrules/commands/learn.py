@@ -436,6 +436,8 @@ def fit_and_score(est: Any, X_train, y_train, X_test, y_test,
     train, test = score(est, X_train, y_train), score(est, X_test, y_test)
     return {
         "train_accuracy": train.get("accuracy"), "test_accuracy": test.get("accuracy"),
+        "train_balanced_accuracy": train.get("balanced_accuracy"),
+        "test_balanced_accuracy": test.get("balanced_accuracy"),
         "train_coverage": train.get("coverage"), "test_coverage": test.get("coverage"),
         "n_rules": train.get("n_rules"), "n_literals": train.get("n_literals"),
         "max_rule_size": train.get("max_rule_size"), "fit_time": round(fit_time, 3),
