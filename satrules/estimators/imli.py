@@ -135,18 +135,6 @@ class IMLIClassifier(IncrementalRuleClassifier):
         >= ``significance * sqrt(corrected + spoilt)``), which is generous at small
         counts: it passes 4 rows corrected and none spoilt (p = 1/16).
         ``sign_test="normal", null_test=False`` reproduces fits made before December 2026.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes: misclassifying a row of class ``c`` costs
-        ``class_weight[c]`` times as much (classes not listed weigh 1); ``"balanced"``
-        weighs class ``c`` by ``n_samples / (n_classes * n_c)``, so a rare class counts as
-        much as a common one.  Multiplies ``fit``'s ``sample_weight``.  With weights, every
-        count the learner makes is a weight sum: the partition solves (each row's error
-        weighs ``data_fidelity`` times its weight, rounded to 1/100 of the mean weight),
-        the choice of the best rules, polishing, the null test (the constant is the class
-        of the largest weight; the sign test is the weighted one of
-        :func:`~satrules.estimators._polish.significant`), the class order and the region
-        counts behind ``predict_proba``.  Weights are scaled to a mean of 1, so
-        ``data_fidelity`` stays the cost of an average row's error.
     null_test : bool, default=True
         Replace the final rules by the better constant rule set (always true / always
         false) unless they pass the ``significance`` test against it
@@ -161,6 +149,19 @@ class IMLIClassifier(IncrementalRuleClassifier):
         (``benchmarks/results/variants_exact_sign_*.md``); on AER/Affairs (601 rows),
         where the rules were 1-2 training rows better than the majority class, from 2-5
         points below it.  ``False`` returns the selected (and polished) rules as they are.
+
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes: misclassifying a row of class ``c`` costs
+        ``class_weight[c]`` times as much (classes not listed weigh 1); ``"balanced"``
+        weighs class ``c`` by ``n_samples / (n_classes * n_c)``, so a rare class counts as
+        much as a common one.  Multiplies ``fit``'s ``sample_weight``.  With weights, every
+        count the learner makes is a weight sum: the partition solves (each row's error
+        weighs ``data_fidelity`` times its weight, rounded to 1/100 of the mean weight),
+        the choice of the best rules, polishing, the null test (the constant is the class
+        of the largest weight; the sign test is the weighted one of
+        :func:`~satrules.estimators._polish.significant`), the class order and the region
+        counts behind ``predict_proba``.  Weights are scaled to a mean of 1, so
+        ``data_fidelity`` stays the cost of an average row's error.
 
     Attributes
     ----------
