@@ -599,7 +599,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         if len(self.classes_) > 2 and self.multi_class == "error":
             raise ValueError(f"{type(self).__name__} with multi_class='error' needs 2 classes, "
                              f"got {len(self.classes_)}")
-        weights = fit_weights(y, self.classes_, y_idx, sample_weight,
+        weights = fit_weights(self.classes_, y_idx, sample_weight,
                               getattr(self, "class_weight", None))
         if weights is not None:
             keep = weights > 0   # a row of weight 0 is left out of the fit

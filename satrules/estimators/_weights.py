@@ -41,7 +41,7 @@ def check_class_weight(class_weight: Any) -> None:
                              f"got {value!r}")
 
 
-def fit_weights(y: np.ndarray, classes: np.ndarray, y_idx: np.ndarray, sample_weight: Any,
+def fit_weights(classes: np.ndarray, y_idx: np.ndarray, sample_weight: Any,
                 class_weight: Any) -> np.ndarray | None:
     """Return each training row's weight (``sample_weight`` times its class's weight), or
     None when there are no weights or every row weighs the same.
@@ -53,16 +53,16 @@ def fit_weights(y: np.ndarray, classes: np.ndarray, y_idx: np.ndarray, sample_we
     Examples
     --------
     >>> import numpy as np
-    >>> y = np.array(["a", "a", "a", "b"])
-    >>> fit_weights(y, np.array(["a", "b"]), np.array([0, 0, 0, 1]), None, "balanced")
+    >>> y_idx = np.array([0, 0, 0, 1])          # classes "a", "a", "a", "b"
+    >>> fit_weights(np.array(["a", "b"]), y_idx, None, "balanced")
     array([0.66666667, 0.66666667, 0.66666667, 2.        ])
-    >>> fit_weights(y, np.array(["a", "b"]), np.array([0, 0, 0, 1]), [2, 2, 2, 2], None)
+    >>> fit_weights(np.array(["a", "b"]), y_idx, [2, 2, 2, 2], None)
     """
     check_class_weight(class_weight)
     n = len(y_idx)
     w = np.ones(n)
     if sample_weight is not None:
-        if isinstance(sample_weight, numbers.Real):
+        if isinstance(sample_weight, numbers.Real) and not isinstance(sample_weight, bool):
             sample_weight = np.full(n, float(sample_weight))
         sw = np.asarray(sample_weight)
         if sw.dtype.kind not in "iuf" or sw.shape != (n,):

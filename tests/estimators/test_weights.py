@@ -230,6 +230,6 @@ def test_bad_sample_weight_is_refused(weights, match):
 
 def test_weight_helpers():
     y_idx = np.array([0, 0, 0, 1])
-    assert fit_weights(y_idx, np.array([0, 1]), y_idx, None, None) is None
-    assert fit_weights(y_idx, np.array([0, 1]), y_idx, None, {1: 3}).tolist() == [1, 1, 1, 3]
+    assert fit_weights(np.array([0, 1]), y_idx, None, None) is None
+    assert fit_weights(np.array([0, 1]), y_idx, None, {1: 3}).tolist() == [1, 1, 1, 3]
     assert partition_weights(np.array([1.0, 0.004, 2.346])).tolist() == [100, 1, 235]
