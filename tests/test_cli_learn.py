@@ -600,3 +600,46 @@ def test_learn_refuses_bad_weights(args, match, rare_csv, capsys):
         base += ["--method", "imli"]
     assert main(base + args) != 0
     assert match in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["imli", "imlib"])
+@pytest.mark.parametrize("weighting", [["--class-weight", "balanced"],
+                                       ["--weight-column", "survey_weight"]])
+def test_encode_weighs_rows_as_a_one_partition_fit(method, weighting, rare_csv, tmp_path,
+                                                   capsys):
+    """The exported problem weighs the rows as a one-partition fit does: its optimum is that
+    fit's solve cost, and decoding the answer gives the weighted rule flag = 1."""
+    data = rare_csv.with_name("rare_weighted.csv") if "--weight-column" in weighting \
+        else rare_csv
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    assert main(["encode", str(data), "--target", "answer", "--method", method,
+                 "--n-rules", "1", *weighting, "--out", str(wcnf),
+                 "--layout", str(layout)]) == 0
+    text, sol = _external_solve(wcnf, "literals")
+    sol_txt.write_text(text)
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    assert capsys.readouterr().out.startswith("IF (flag")
+    from satrules.commands.learn import make_estimator
+
+    frame = pd.read_csv(data)
+    X = frame.drop(columns=["answer", "survey_weight"], errors="ignore")
+    y = frame.answer.to_numpy()
+    params = {"n_rules": 1, "backend": "rc2", "n_partitions": 1}
+    if "--class-weight" in weighting:
+        clf = make_estimator(method, {**params, "class_weight": "balanced"}).fit(X, y)
+    else:
+        clf = make_estimator(method, params).fit(X, y, sample_weight=frame.survey_weight)
+    assert clf.weighted_ and clf.solution_.cost == sol.cost
+
+
+def test_encode_refuses_weights_for_cdprl(rare_csv, tmp_path, capsys):
+    data = rare_csv.with_name("rare_weighted.csv")
+    assert main(["encode", str(data), "--target", "answer", "--method", "cdprl",
+                 "--weight-column", "survey_weight", "--out", str(tmp_path / "m.wcnf")]) == 1
+    assert "cdprl does not weigh rows" in capsys.readouterr().err
+    assert main(["encode", str(data), "--target", "answer", "--method", "cdprl",
+                 "--class-weight", "balanced", "--out", str(tmp_path / "m.wcnf")]) == 1
+    assert "no parameter class_weight" in capsys.readouterr().err
+    assert not (tmp_path / "m.wcnf").exists()

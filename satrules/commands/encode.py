@@ -32,6 +32,8 @@ _FLAGS = [
      "thresholds per numeric feature (default 4; more tree cuts for many classes)"),
     ("--thresholds", "thresholds", str,
      "tree (default), quantile or both: where the thresholds go (imli, imlib)"),
+    ("--class-weight", "class_weight", None,
+     "balanced or a JSON object '{\"CLASS\": WEIGHT}': row weights by class (imli, imlib)"),
     ("--alpha", "alpha", float, "minimum candidate accuracy (cdprl)"),
     ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
     ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),
@@ -43,7 +45,7 @@ _ESTIMATOR = {"imli": "IMLIClassifier", "imlib": "IMLIBClassifier", "cdprl": "CD
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from satrules.commands.learn import add_na_argument, add_ordered_argument
+    from satrules.commands.learn import add_na_argument, add_ordered_argument, class_weight_value
 
     p = sub.add_parser(
         "encode", help="export a learning problem as WCNF for an external MaxSAT solver",
@@ -56,8 +58,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--positive", help="class the IMLI/IMLIB rules predict (default: the last "
                                       "class in sorted order; required with > 2 classes)")
     for flag, dest, kind, text in _FLAGS:
-        p.add_argument(flag, dest=f"param_{dest}", type=kind, default=None, help=text,
+        p.add_argument(flag, dest=f"param_{dest}", type=kind or class_weight_value,
+                       default=None, help=text,
                        metavar=flag.lstrip("-").upper().replace("-", "_"))
+    p.add_argument("--weight-column", metavar="NAME",
+                   help="a numeric column of row weights, not a feature (imli, imlib): each "
+                        "row's error softs weigh data_fidelity times its weight")
     p.add_argument("--random-state", type=int, default=0, help="seed of the rule mining (cdprl)")
     add_ordered_argument(p)
     add_na_argument(p)
@@ -97,13 +103,35 @@ def _binary_target(y: np.ndarray, positive: str | None) -> tuple[np.ndarray, np.
     return np.array([f"not {pos}", pos], dtype=object), y == pos
 
 
-def _encode_rules(args, X, y):
+def _row_weights(est: Any, X, y, weights):
+    """The rows to encode and their integer weights (None: unweighted), as a one-partition
+    fit of ``est`` weighs them (``satrules.estimators._weights``): class and row weights
+    multiplied, rows of weight 0 left out, scaled to a mean of 1, then rounded."""
+    from satrules.estimators._weights import fit_weights, partition_weights
+
+    classes, y_idx = np.unique(y, return_inverse=True)
+    w = fit_weights(classes, y_idx, None if weights is None else weights.to_numpy(),
+                    est.class_weight)
+    if w is None:
+        return X, y, None
+    keep = w > 0
+    w = w[keep] / w[keep].mean()
+    if np.all(w == w[0]):
+        return X[keep], y[keep], None
+    return X[keep], y[keep], partition_weights(w)
+
+
+def _encode_rules(args, X, y, weights=None):
     """IMLI / IMLIB: binarize, encode; return (model, skeleton estimator, layout, extra)."""
     from satrules.commands.learn import make_estimator
+    from satrules.estimators._weights import scaled_fidelity
 
     est = make_estimator(args.method)
     params = _params(args, est)
     est.set_params(**params)
+    X, y, solve_weights = _row_weights(est, X, y, weights)
+    fidelity = est.data_fidelity if solve_weights is None else \
+        scaled_fidelity(est.data_fidelity)
     classes, target = _binary_target(y, args.positive)
     binarizer = est._new_binarizer().fit(X, target)
     Xb = binarizer.transform(X)
@@ -111,13 +139,14 @@ def _encode_rules(args, X, y):
         from satrules.encoders.imli import encode_imli
 
         enc = encode_imli(Xb, target, n_rules=est.n_rules, rule_type=est.rule_type,
-                          data_fidelity=est.data_fidelity, feature_weight=est.feature_weight)
+                          data_fidelity=fidelity, feature_weight=est.feature_weight,
+                          sample_weight=solve_weights)
     else:
         from satrules.encoders.imlib import encode_imlib
 
         enc = encode_imlib(Xb, target, n_rules=est.n_rules,
                            max_literals_per_rule=est.max_literals_per_rule,
-                           data_fidelity=est.data_fidelity)
+                           data_fidelity=fidelity, sample_weight=solve_weights)
     est.binarizer_ = binarizer
     est.classes_ = classes
     est.class_counts_ = np.array([int((~target).sum()), int(target.sum())])
@@ -187,13 +216,21 @@ def sha256(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import satrules
     from satrules import serialization as ser
-    from satrules.commands.learn import declare_ordered, read_table
+    from satrules.commands.learn import declare_ordered, pop_weights, read_table
     from satrules.ir.wcnf import write_wcnf
 
     X, y = read_table(args.data, args.target, args.na_values)
     X = declare_ordered(X, args.ordered)
-    encode = _encode_cdprl if args.method == "cdprl" else _encode_rules
-    model, skeleton, layout, extra = encode(args, X, y)
+    weights = None
+    if args.weight_column is not None:
+        if args.method == "cdprl":
+            raise ValueError("--weight-column: method cdprl does not weigh rows; imli and "
+                             "imlib do")
+        X, weights = pop_weights(X, args.weight_column, args.data)
+    if args.method == "cdprl":
+        model, skeleton, layout, extra = _encode_cdprl(args, X, y)
+    else:
+        model, skeleton, layout, extra = _encode_rules(args, X, y, weights)
     doc = None
     if args.layout:  # build the layout text before writing anything
         doc = {"schema": LAYOUT_SCHEMA, "schema_version": LAYOUT_VERSION,
