@@ -589,7 +589,8 @@ def test_learn_without_weights_keeps_the_majority(rare_csv, capsys):
 
 @pytest.mark.parametrize("args, match", [
     (["--weight-column", "nope"], "--weight-column 'nope' is not a column"),
-    (["--weight-column", "comment"], "must hold non-negative numbers; data row 1 has 'ok'"),
+    (["--weight-column", "comment"],
+     "must hold finite non-negative numbers; data row 1 has 'ok'"),
     (["--weight-column", "survey_weight", "--method", "cdpr-gra"],
      "method cdpr-gra does not weigh rows"),
     (["--class-weight", "heavy"], "expected balanced or a JSON object"),
@@ -643,3 +644,20 @@ def test_encode_refuses_weights_for_cdprl(rare_csv, tmp_path, capsys):
                  "--class-weight", "balanced", "--out", str(tmp_path / "m.wcnf")]) == 1
     assert "no parameter class_weight" in capsys.readouterr().err
     assert not (tmp_path / "m.wcnf").exists()
+
+
+@pytest.mark.parametrize("command", ["learn", "encode"])
+@pytest.mark.parametrize("value, shown", [(-1.5, "-1.5"), (np.inf, "inf"), (np.nan, "nan")])
+def test_weight_column_names_the_data_row(command, value, shown, rare_csv, tmp_path, capsys):
+    """A bad weight is reported with its data row in the file (not its row in the training
+    split) and as written (inf, nan; not a numpy repr); nothing is written."""
+    frame = pd.read_csv(rare_csv)
+    frame["w"] = 1.0
+    frame.loc[6, "w"] = value
+    frame.to_csv(tmp_path / "w.csv", index=False)
+    out = tmp_path / ("rules.json" if command == "learn" else "m.wcnf")
+    assert main([command, str(tmp_path / "w.csv"), "--target", "answer", "--method", "imli",
+                 "--weight-column", "w", "--out", str(out)]) != 0
+    err = capsys.readouterr().err
+    assert f"must hold finite non-negative numbers; data row 7 has {shown}\n" in err
+    assert not out.exists()

@@ -373,13 +373,15 @@ def pop_weights(X, column: str, path: str):
     if column not in X.columns:
         raise ValueError(f"--weight-column {column!r} is not a column of {path!r}")
     raw = X[column]
-    weights = pd.to_numeric(raw, errors="coerce")
-    bad = weights.isna() | (weights < 0)
+    weights = pd.to_numeric(raw, errors="coerce").astype(float)
+    bad = ~np.isfinite(weights.to_numpy()) | (weights.to_numpy() < 0)
     if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise ValueError(f"--weight-column {column!r} must hold non-negative numbers; data "
-                         f"row {row + 1} has {raw.iloc[row]!r}")
-    return X.drop(columns=[column]), weights.astype(float)
+        row = int(np.flatnonzero(bad)[0])
+        value = raw.iloc[row]
+        shown = repr(value) if isinstance(value, str) else str(value)   # nan, not np.float64(nan)
+        raise ValueError(f"--weight-column {column!r} must hold finite non-negative numbers; "
+                         f"data row {row + 1} has {shown}")
+    return X.drop(columns=[column]), weights
 
 
 def split(X, y, test_size: float, random_state: int | None):
