@@ -148,7 +148,8 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
                 hint: str | Sequence[int] | None = "best", reduce: bool = True,
                 clique: bool = True, *, accuracy: Any = None, seed: int | None = None,
                 max_size: int | None = DEFAULT_MAX_SIZE, branch: bool = True,
-                lp: bool | str = "auto", **engine_options: Any) -> ExactResult:
+                lp: bool | str = "auto", sample_weight: Any = None,
+                **engine_options: Any) -> ExactResult:
     """Select at most ``gamma`` rules of maximum coverage with every overlap-rate ``<= beta``.
 
     Parameters
@@ -205,6 +206,11 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
         error without HiGHS).  CP-SAT reports no LP bound within a minute on
         the diamonds models of issue 13, and HiGHS's own MIP did not finish
         its root LP there under load; this bound is proven either way.
+    sample_weight : array-like of int, optional
+        Positive integer weight per sample: a sample of weight ``w`` counts as ``w``
+        samples in coverage, cover sizes and overlap rates (the warm start, the bounds
+        and the model alike), so the optimum is that of the instance with each sample
+        repeated ``w`` times; ``coverage`` and ``bound`` are weight sums.
     **engine_options
         Passed to the backend constructor.  With ``backend="highs"``, the
         costly presolve rules 5-19 (probing, enumeration, ...) are switched
@@ -239,8 +245,8 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     if lp not in (True, False, "auto"):
         raise ValueError(f"lp must be True, False or 'auto', got {lp!r}")
     enc = encode_cdprl(covers, beta, gamma, strict=strict, reduce=reduce, clique=clique,
-                       accuracy=accuracy, max_size=max_size)
-    warm = _warm_start(covers, beta, gamma, strict, hint, time_limit, seed)
+                       accuracy=accuracy, max_size=max_size, sample_weight=sample_weight)
+    warm = _warm_start(covers, beta, gamma, strict, hint, time_limit, seed, sample_weight)
     hint_map = hint_cdprl(enc.layout, warm) if hint is not None else None
     begun = _feasible_start(enc, hint_map)
     if begun is not None:
@@ -318,7 +324,8 @@ def _proven(enc, hint_map, ans, warm, start, message) -> ExactResult:
                        bound_source=ans.bound_source)
 
 
-def _warm_start(covers, beta, gamma, strict, hint, time_limit, seed) -> list[int]:
+def _warm_start(covers, beta, gamma, strict, hint, time_limit, seed,
+                sample_weight=None) -> list[int]:
     """Return the warm-start rules named by ``hint`` (see :func:`solve_exact`)."""
     if hint is None:
         return []
@@ -327,10 +334,11 @@ def _warm_start(covers, beta, gamma, strict, hint, time_limit, seed) -> list[int
             share = None if time_limit is None else _WARM_SHARE * float(time_limit)
             return local_select(covers, beta, gamma, strict=strict, time_limit=share,
                                 n_kicks=20 if share is None else None,
-                                random_state=0 if seed is None else seed).selected
+                                random_state=0 if seed is None else seed,
+                                sample_weight=sample_weight).selected
         if hint == "gra":
             return gra_select(covers, beta, gamma, selection="marginal",
-                              strict=strict).selected
+                              strict=strict, sample_weight=sample_weight).selected
         raise ValueError(f"hint must be 'best', 'gra', a sequence of rule indices or None, "
                          f"got {hint!r}")
     return [int(r) for r in hint]
@@ -365,7 +373,8 @@ def _keep_better_hint(enc, sol: Solution, ans, begun: Solution):
 
 def local(covers: Any, beta: Any, gamma: int, strict: bool = True, start: Any = None,
           n_kicks: int | None = 20, time_limit: float | None = None,
-          random_state: int | None = 0, n_anchors: int = 30) -> LocalResult:
+          random_state: int | None = 0, n_anchors: int = 30,
+          sample_weight: Any = None) -> LocalResult:
     """Run the swap/exchange local search seeded by GRA and GDY (always feasible).
 
     See :func:`satrules.heuristics.local.local_select`.
@@ -376,11 +385,13 @@ def local(covers: Any, beta: Any, gamma: int, strict: bool = True, start: Any = 
     [0, 2]
     """
     return local_select(covers, beta, gamma, strict=strict, start=start, n_kicks=n_kicks,
-                        time_limit=time_limit, random_state=random_state, n_anchors=n_anchors)
+                        time_limit=time_limit, random_state=random_state, n_anchors=n_anchors,
+                        sample_weight=sample_weight)
 
 
 def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: bool = True,
-        removal: str | None = None, stop_at_zero: bool = True) -> GRAResult:
+        removal: str | None = None, stop_at_zero: bool = True,
+        sample_weight: Any = None) -> GRAResult:
     """Run GRA (seed 000, Algorithm 1, corrected as in ALGORITHMS.md §5.3).
 
     See :func:`satrules.heuristics.gra.gra_select`: ``selection="static"``
@@ -394,11 +405,11 @@ def gra(covers: Any, beta: Any, gamma: int, selection: str = "static", strict: b
     [0, 2]
     """
     return gra_select(covers, beta, gamma, selection=selection, strict=strict, removal=removal,
-                      stop_at_zero=stop_at_zero)
+                      stop_at_zero=stop_at_zero, sample_weight=sample_weight)
 
 
 def gdy(covers: Any, gamma: int, lam: float, rho: float = 0.1,
-        algorithm: str = "fig", threshold: str = "gain") -> GDYResult:
+        algorithm: str = "fig", threshold: str = "gain", sample_weight: Any = None) -> GDYResult:
     """Run GDY: maximise ``g(S) = coverage(S) + lam (N - mean-overlap(S))``, ``|S| <= gamma``.
 
     See :func:`satrules.heuristics.gdy.gdy_select`; ``algorithm="fig"`` is
@@ -413,4 +424,5 @@ def gdy(covers: Any, gamma: int, lam: float, rho: float = 0.1,
     >>> sorted(res.selected), res.coverage
     ([0, 2], 4)
     """
-    return gdy_select(covers, gamma, lam, rho=rho, algorithm=algorithm, threshold=threshold)
+    return gdy_select(covers, gamma, lam, rho=rho, algorithm=algorithm, threshold=threshold,
+                      sample_weight=sample_weight)

@@ -13,6 +13,11 @@ once and ``overlap / |cover(r)| > beta`` is evaluated as the integer test
 misjudged by floating-point rounding (strict versus non-strict changes optima,
 ALGORITHMS.md §4.4).
 
+Samples may carry positive integer weights (``sample_weight``): a sample of weight
+``w`` then counts as ``w`` identical samples everywhere -- in coverage, in cover
+sizes and overlaps, hence in every overlap rate -- so a weighted instance has the
+answers of the unweighted one with each sample repeated ``w`` times.
+
 This module imports numpy and scipy only; errors are ``ValueError`` (the
 encoder re-raises them as :class:`~satrules.exceptions.EncodingError`, a
 ``ValueError`` subclass).
@@ -32,6 +37,7 @@ __all__ = [
     "as_cover_matrix",
     "beta_fraction",
     "check_gamma",
+    "check_sample_weight",
     "rate_exceeds",
 ]
 
@@ -77,6 +83,35 @@ def as_cover_matrix(covers: Any) -> sp.csr_matrix:
     return mat
 
 
+def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
+    """Return ``sample_weight`` as int64 positive weights, one per sample (None stays None).
+
+    Raises
+    ------
+    ValueError
+        If the weights are not ``n_samples`` positive integers (integral floats are
+        accepted; booleans are not).
+
+    Examples
+    --------
+    >>> check_sample_weight([1, 3.0, 2], 3).tolist()
+    [1, 3, 2]
+    """
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight)
+    if w.dtype == bool or w.dtype.kind not in "iuf" or w.shape != (n_samples,):
+        raise ValueError(f"sample_weight must hold {n_samples} positive integers, one per "
+                         f"sample, got {w.dtype} {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w != np.round(w)) or np.any(w < 1):
+        bad = int(np.flatnonzero(~np.isfinite(w) | (w != np.round(w)) | (w < 1))[0])
+        raise ValueError(f"sample_weight must hold positive integers; sample {bad} has "
+                         f"{w[bad]}")
+    if w.size and float(w.sum()) >= 2**53:
+        raise ValueError("sample_weight sums to 2**53 or more: scale the weights down")
+    return w.astype(np.int64)
+
+
 class Incidence:
     """A cover matrix with fast "how many of these samples does each rule cover" queries.
 
@@ -85,26 +120,44 @@ class Incidence:
     costs about thirty products) and later queries gather the CSC columns of
     the given samples instead, costing ``sum of their degrees`` -- for GRA's
     picks ``|cover(v)| * (rules per sample)``, far below ``nnz``.
+
+    With ``sample_weight`` every count is a weight sum (``sizes``, ``overlaps``,
+    ``weight``, ``total``): a sample of weight ``w`` counts as ``w`` samples.
     """
 
-    def __init__(self, covers: Any) -> None:
+    def __init__(self, covers: Any, sample_weight: Any = None) -> None:
         self.rows = as_cover_matrix(covers)
         self.n_rules, self.n_samples = self.rows.shape
-        self.sizes = np.diff(self.rows.indptr).astype(np.int64)
-        # float32 counts are exact below 2**24; wider data beyond that
-        dtype = np.float32 if self.n_samples < 2**24 else np.float64
+        self.weights = check_sample_weight(sample_weight, self.n_samples)
+        if self.weights is None:
+            self.sizes = np.diff(self.rows.indptr).astype(np.int64)
+            self.total = self.n_samples
+            # float32 counts are exact below 2**24; wider data beyond that
+            dtype = np.float32 if self.n_samples < 2**24 else np.float64
+            data = np.ones(self.rows.nnz, dtype=dtype)
+        else:   # weight sums stay below 2**53 (check_sample_weight): exact in float64
+            dtype = np.float64
+            data = np.ones(self.rows.nnz, dtype=dtype)
+            self.total = int(self.weights.sum())
         self._dtype = dtype
-        self._counts = sp.csr_matrix((np.ones(self.rows.nnz, dtype=dtype), self.rows.indices,
-                                      self.rows.indptr), shape=self.rows.shape)
+        self._counts = sp.csr_matrix((data, self.rows.indices, self.rows.indptr),
+                                     shape=self.rows.shape)
+        if self.weights is not None:
+            self.sizes = np.rint(self._counts @ self.weights.astype(np.float64)).astype(np.int64)
         self._cols: sp.csc_matrix | None = None
         self._queries = 0
+
+    def weight(self, samples: np.ndarray) -> int:
+        """Return the number (the total weight) of the distinct ``samples``."""
+        return len(samples) if self.weights is None else int(self.weights[samples].sum())
 
     def cover(self, rule: int) -> np.ndarray:
         """Return the samples rule ``rule`` covers (sorted)."""
         return self.rows.indices[self.rows.indptr[rule]:self.rows.indptr[rule + 1]]
 
     def overlaps(self, samples: np.ndarray) -> np.ndarray:
-        """Return ``|cover(r) & samples|`` for every rule ``r`` (``samples`` distinct)."""
+        """Return ``|cover(r) & samples|`` (a weight sum with ``sample_weight``) for every
+        rule ``r`` (``samples`` distinct)."""
         self._queries += 1
         if self._cols is None and self._queries > _PRODUCTS_BEFORE_CSC:
             self._cols = self.rows.tocsc()
@@ -119,11 +172,14 @@ class Incidence:
             # a gather of most of the matrix allocates several nnz-long arrays;
             # one product reads it once (the local search's fills from an empty set)
             vec = np.zeros(self.n_samples, dtype=self._dtype)
-            vec[samples] = 1
+            vec[samples] = 1 if self.weights is None else self.weights[samples]
             return np.rint(self._counts @ vec).astype(np.int64)
         shift = np.repeat(starts - (np.cumsum(lens) - lens), lens)
         rules = self._cols.indices[shift + np.arange(total)]
-        return np.bincount(rules, minlength=self.n_rules).astype(np.int64)
+        if self.weights is None:
+            return np.bincount(rules, minlength=self.n_rules).astype(np.int64)
+        w = np.repeat(self.weights[samples].astype(np.float64), lens)
+        return np.rint(np.bincount(rules, weights=w, minlength=self.n_rules)).astype(np.int64)
 
 
 def beta_fraction(beta: Any) -> tuple[int, int]:

@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from satrules.covers import as_cover_matrix, beta_fraction, check_gamma
+from satrules.covers import as_cover_matrix, beta_fraction, check_gamma, check_sample_weight
 from satrules.encoders.cdprl_bounds import (
     best_bound,
     conflict_bound,
@@ -95,13 +95,13 @@ class CDPRLLayout:
     x, y : ndarray of int
         Variable ids of ``x_r`` (per kept rule) and ``y_g`` (per sample group).
     group_weights : ndarray of int
-        Samples per group.
+        Samples per group (their total weight with ``sample_weight``).
     group_rules : scipy.sparse.csr_matrix
         Groups x kept rules: the cover signature of each group.
     total_weight : int
         Samples covered by at least one candidate (``sum(group_weights)``).
     sizes : ndarray of int
-        ``|cover|`` of each kept rule.
+        ``|cover|`` of each kept rule (a weight sum with ``sample_weight``).
     gamma : int
     position : ndarray of int
         For each input rule, the kept rule that may replace it in any solution
@@ -230,11 +230,21 @@ def estimate_cdprl_size(covers: Any) -> dict[str, int]:
             "size": pairs + literals}
 
 
-def _conflict_edges(mat: sp.csr_matrix, p: int, q: int, strict: bool):
-    """Return ``(edges (E, 2) with a < b, overlap matrix)`` from one sparse product."""
-    counts = mat.astype(np.int32)
-    ov = (counts @ counts.T).tocoo()
-    sizes = np.diff(mat.indptr).astype(np.int64)
+def _weighted_sizes(mat: sp.csr_matrix, w: np.ndarray | None) -> np.ndarray:
+    """``|cover(r)|`` per rule: a weight sum with sample weights ``w``."""
+    if w is None:
+        return np.diff(mat.indptr).astype(np.int64)
+    return np.asarray(mat.astype(np.int64) @ w).ravel()
+
+
+def _conflict_edges(mat: sp.csr_matrix, p: int, q: int, strict: bool,
+                    w: np.ndarray | None = None):
+    """Return ``(edges (E, 2) with a < b, overlap matrix)`` from one sparse product
+    (overlaps and sizes are weight sums with sample weights ``w``)."""
+    counts = mat.astype(np.int32) if w is None else mat.astype(np.int64)
+    right = counts if w is None else counts.multiply(w[None, :]).tocsr()
+    ov = (right @ counts.T).tocoo()
+    sizes = _weighted_sizes(mat, w)
     upper = ov.row < ov.col
     a, b, o = ov.row[upper].astype(np.int64), ov.col[upper].astype(np.int64), ov.data[upper]
     small = np.minimum(sizes[a], sizes[b])
@@ -257,12 +267,13 @@ def _identical_covers(mat: sp.csr_matrix, accuracy: np.ndarray | None) -> np.nda
     return best[group]
 
 
-def _dominated(mat: sp.csr_matrix, edges: np.ndarray, ov) -> np.ndarray:
+def _dominated(mat: sp.csr_matrix, edges: np.ndarray, ov,
+               w: np.ndarray | None = None) -> np.ndarray:
     """Reduction 4: return ``dominator`` (``-1`` = kept) for rules of distinct covers."""
     n = mat.shape[0]
-    sizes = np.diff(mat.indptr).astype(np.int64)
+    sizes = _weighted_sizes(mat, w)
     dominator = np.full(n, -1, dtype=np.int64)
-    # cover(r) <= cover(s)  <=>  overlap(r, s) == |cover(r)|
+    # cover(r) <= cover(s)  <=>  overlap(r, s) == |cover(r)| (weights are positive)
     sub = (ov.row != ov.col) & (ov.data.astype(np.int64) == sizes[ov.row])
     cand_r, cand_s = ov.row[sub].astype(np.int64), ov.col[sub].astype(np.int64)
     if cand_r.size == 0:
@@ -316,7 +327,7 @@ def _check_gamma(gamma: Any) -> int:
 
 
 def _reduce_rules(mat: sp.csr_matrix, p: int, q: int, strict: bool, reduce: bool,
-                  accuracy: np.ndarray | None):
+                  accuracy: np.ndarray | None, w: np.ndarray | None = None):
     """Return (kept input indices, position per input rule, edges among kept, stats)."""
     n_in = mat.shape[0]
     nonempty = np.flatnonzero(np.diff(mat.indptr) > 0)
@@ -331,9 +342,9 @@ def _reduce_rules(mat: sp.csr_matrix, p: int, q: int, strict: bool, reduce: bool
         stats["identical"] = int(np.count_nonzero(best != cand))
         cand = np.unique(best)
     sub = mat[cand]
-    edges, ov = _conflict_edges(sub, p, q, strict)
+    edges, ov = _conflict_edges(sub, p, q, strict, w)
     if reduce and cand.size:
-        dominator = _dominated(sub, edges, ov)
+        dominator = _dominated(sub, edges, ov, w)
         gone = dominator >= 0
         stats["dominated"] = int(np.count_nonzero(gone))
         pointer[cand[gone]] = cand[dominator[gone]]
@@ -371,7 +382,8 @@ def _add_conflicts(model: Model, x: np.ndarray, edges: np.ndarray, clique: bool)
 
 def encode_cdprl(covers: Any, beta: Any, gamma: int, *, strict: bool = True,
                  reduce: bool = True, clique: bool = True, accuracy: Any = None,
-                 max_size: int | None = DEFAULT_MAX_SIZE) -> CDPRLEncoding:
+                 max_size: int | None = DEFAULT_MAX_SIZE,
+                 sample_weight: Any = None) -> CDPRLEncoding:
     """Encode ``max coverage(S) s.t. |S| <= gamma, overlap-rate <= beta`` as an IR model.
 
     Parameters
@@ -392,6 +404,10 @@ def encode_cdprl(covers: Any, beta: Any, gamma: int, *, strict: bool = True,
         Per-rule accuracy, the tie-break of reduction 3.
     max_size : int or None
         Refuse instances whose estimate (:func:`estimate_cdprl_size`) exceeds it.
+    sample_weight : array-like of int, optional
+        Positive integer weight per sample: a sample of weight ``w`` counts as ``w``
+        samples in coverage (its group's soft weight), cover sizes and overlaps, so
+        the optimum is that of the instance with each sample repeated ``w`` times.
 
     Returns
     -------
@@ -419,6 +435,10 @@ def encode_cdprl(covers: Any, beta: Any, gamma: int, *, strict: bool = True,
     if accuracy is not None and np.shape(accuracy) != (mat.shape[0],):
         raise EncodingError(f"accuracy needs one value per rule ({mat.shape[0]}), "
                             f"got shape {np.shape(accuracy)}")
+    try:
+        w = check_sample_weight(sample_weight, mat.shape[1])
+    except ValueError as exc:
+        raise EncodingError(str(exc)) from exc
     est = estimate_cdprl_size(mat)
     if max_size is not None and est["size"] > max_size:
         raise ModelSizeError(
@@ -427,7 +447,7 @@ def encode_cdprl(covers: Any, beta: Any, gamma: int, *, strict: bool = True,
             f"{est['groups']:,} sample groups, {est['rules']:,} rules) > max_size={max_size:,}; "
             "use fewer candidates (raise alpha, lower delta), a sample of the rows, "
             "the GRA heuristic, or a larger max_size")
-    rules, position, edges, red = _reduce_rules(mat, p, q, strict, reduce, accuracy)
+    rules, position, edges, red = _reduce_rules(mat, p, q, strict, reduce, accuracy, w)
     kept = mat[rules]
     # §4.3.1-2: groups of samples with the same cover signature, uncovered samples dropped
     csc = kept.tocsc()
@@ -435,7 +455,8 @@ def encode_cdprl(covers: Any, beta: Any, gamma: int, *, strict: bool = True,
     covered = np.flatnonzero(np.diff(csc.indptr) > 0)
     sig = csc[:, covered]
     group, first = _group_identical(sig.indptr, sig.indices, kept.shape[0])
-    weights = np.bincount(group, minlength=len(first)).astype(np.int64)
+    weights = np.bincount(group, minlength=len(first)).astype(np.int64) if w is None else \
+        np.bincount(group, weights=w[covered], minlength=len(first)).round().astype(np.int64)
     group_rules = sig[:, first].T.tocsr()
     group_rules.sort_indices()
 
@@ -465,7 +486,7 @@ def encode_cdprl(covers: Any, beta: Any, gamma: int, *, strict: bool = True,
              "groups": len(first), "edges": len(edges), "cliques": n_cliques}
     layout = CDPRLLayout(rules=rules, x=x, y=y, group_weights=weights, group_rules=group_rules,
                          total_weight=int(weights.sum()),
-                         sizes=np.diff(kept.indptr).astype(np.int64), gamma=gamma,
+                         sizes=_weighted_sizes(kept, w), gamma=gamma,
                          position=position, stats=stats, edges=edges)
     return CDPRLEncoding(model=model, layout=layout)
 

@@ -75,7 +75,7 @@ class _Growing:
     def __init__(self, inc: Incidence, lam: float) -> None:
         self.inc = inc
         self.sizes = inc.sizes
-        self.n_samples = inc.n_samples
+        self.n_samples = inc.total   # N: the samples' total weight
         self.lam = lam
         self.members: list[int] = []
         self.in_set = np.zeros(inc.n_rules, dtype=bool)
@@ -104,7 +104,7 @@ class _Growing:
         self.pair_sum += 2 * int(self.ov_with[r])
         self.ov_with += self.inc.overlaps(members)
         self.covered[fresh] = True
-        self.cov += len(fresh)
+        self.cov += self.inc.weight(fresh)
         self.members.append(r)
         self.in_set[r] = True
 
@@ -153,7 +153,8 @@ def _greedy(make, gamma: int, usable: np.ndarray) -> _Growing:
 
 
 def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
-               algorithm: str = "fig", threshold: str = "gain") -> GDYResult:
+               algorithm: str = "fig", threshold: str = "gain",
+               sample_weight: Any = None) -> GDYResult:
     """Select at most ``gamma`` rules maximising ``g`` (coverage minus scaled mean overlap).
 
     Parameters
@@ -176,6 +177,9 @@ def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
         ``max g({x}) = |cover(x)| + lam N``; the constant ``lam N`` then sits in
         every threshold and FIG stops after one or two rules once ``lam N`` dwarfs
         the covers (``docs/cdpr_paper_errata.md`` §11).
+    sample_weight : array-like of int, optional
+        Positive integer weight per sample: a sample of weight ``w`` counts as ``w``
+        samples in coverage, overlaps and ``N``.
 
     Returns
     -------
@@ -199,10 +203,10 @@ def gdy_select(covers: Any, gamma: int, lam: float, rho: float = 0.1,
         raise ValueError(f"lam must be a finite number >= 0, got {lam!r}")
     if not 0 < float(rho) < 1:
         raise ValueError(f"rho must lie strictly between 0 and 1, got {rho!r}")
-    inc = Incidence(covers)
+    inc = Incidence(covers, sample_weight)
     sizes = inc.sizes
     usable = sizes > 0
-    n_samples = inc.n_samples
+    n_samples = inc.total
 
     def make() -> _Growing:
         return _Growing(inc, float(lam))

@@ -55,7 +55,7 @@ class GRAResult:
     selected : list of int
         Rule indices in pick order.
     coverage : int
-        Number of samples covered by the selected rules.
+        Number (total weight) of samples covered by the selected rules.
     gains : list of int
         The pick criterion at each pick (``|cover|`` or the marginal gain).
     """
@@ -77,7 +77,7 @@ def _check(selection: str, removal: str | None) -> str:
 
 def gra_select(covers: Any, beta: Any, gamma: int, selection: str = "static",
                strict: bool = True, removal: str | None = None,
-               stop_at_zero: bool = True) -> GRAResult:
+               stop_at_zero: bool = True, sample_weight: Any = None) -> GRAResult:
     """Select at most ``gamma`` rules greedily, removing conflicting rules after each pick.
 
     Parameters
@@ -102,6 +102,9 @@ def gra_select(covers: Any, beta: Any, gamma: int, selection: str = "static",
         With marginal selection, stop when the best marginal gain is 0
         (default).  ``False`` keeps picking while rules remain, as the seed's
         loop does; only useful to reproduce the seed's counterexamples.
+    sample_weight : array-like of int, optional
+        Positive integer weight per sample: a sample of weight ``w`` counts as ``w``
+        samples in covers, overlaps, rates and coverage (:mod:`satrules.covers`).
 
     Returns
     -------
@@ -122,7 +125,7 @@ def gra_select(covers: Any, beta: Any, gamma: int, selection: str = "static",
     removal = _check(selection, removal)
     gamma = check_gamma(gamma)
     beta_fraction(beta)  # validate once, before any work
-    inc = Incidence(covers)
+    inc = Incidence(covers, sample_weight)
     sizes = inc.sizes
     alive = sizes > 0
     covered = np.zeros(inc.n_samples, dtype=bool)
@@ -147,4 +150,5 @@ def gra_select(covers: Any, beta: Any, gamma: int, selection: str = "static",
         covered[members] = True
         alive &= ~drop
         alive[v] = False
-    return GRAResult(selected=selected, coverage=int(np.count_nonzero(covered)), gains=gains)
+    return GRAResult(selected=selected, coverage=inc.weight(np.flatnonzero(covered)),
+                     gains=gains)

@@ -187,7 +187,7 @@ class _State:
             ok[out] = False
             if not ok.any():
                 continue
-            gain = gain_u + self.inc.overlaps(only) - len(only)
+            gain = gain_u + self.inc.overlaps(only) - self.inc.weight(only)
             gain = np.where(ok, gain, 0)
             rule = int(np.argmax(gain))
             if gain[rule] > best[0]:
@@ -195,7 +195,7 @@ class _State:
         return None if best[1] is None and best[2] is None else best
 
     def coverage(self, selected: list[int]) -> int:
-        return int(np.count_nonzero(self.counts(selected)))
+        return self.inc.weight(np.flatnonzero(self.counts(selected)))
 
 
 def _refill_without(state: _State, selected: list[int], out: int, gamma: int) -> list[int]:
@@ -256,7 +256,8 @@ def _eject(state: _State, selected: list[int], gamma: int) -> list[int] | None:
     for out in selected:
         members = state.inc.cover(out)
         only = members[cnt[members] == 1]
-        score += np.where(state.conflicts(out), state.inc.overlaps(only) - len(only), 0)
+        score += np.where(state.conflicts(out),
+                          state.inc.overlaps(only) - state.inc.weight(only), 0)
     cand = np.flatnonzero(state.usable & (nconf >= 2))
     if cand.size == 0:
         return None
@@ -340,7 +341,7 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
                  start: Any = None, n_kicks: int | None = 20,
                  time_limit: float | None = None,
                  lam: float = 1.0, random_state: int | None = 0,
-                 n_anchors: int = _N_ANCHORS) -> LocalResult:
+                 n_anchors: int = _N_ANCHORS, sample_weight: Any = None) -> LocalResult:
     """Select at most ``gamma`` compatible rules by swap/exchange local search.
 
     Parameters
@@ -368,6 +369,9 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
         Anchor restarts (module docstring), from the ``n_anchors`` largest
         rules down, alternating with the kicks; deterministic, cut short only
         by ``time_limit``.
+    sample_weight : array-like of int, optional
+        Positive integer weight per sample: a sample of weight ``w`` counts as ``w``
+        samples in covers, overlaps, rates and coverage.
 
     Returns
     -------
@@ -393,14 +397,17 @@ def local_select(covers: Any, beta: Any, gamma: int, strict: bool = True,
     if int(n_anchors) < 0:
         raise ValueError(f"n_anchors must be >= 0, got {n_anchors!r}")
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-    inc = Incidence(covers)
+    inc = Incidence(covers, sample_weight)
     state = _State(inc, beta, strict, {})
     seeds: dict[str, list[int]] = {}
     if gamma > 0 and state.usable.any():
-        seeds["gra-static"] = gra_select(inc.rows, beta, gamma, strict=strict).selected
+        w = inc.weights
+        seeds["gra-static"] = gra_select(inc.rows, beta, gamma, strict=strict,
+                                         sample_weight=w).selected
         seeds["gra-marginal"] = gra_select(inc.rows, beta, gamma, selection="marginal",
-                                           strict=strict).selected
-        seeds["gdy"] = _repair(state, gdy_select(inc.rows, gamma, lam).selected)
+                                           strict=strict, sample_weight=w).selected
+        seeds["gdy"] = _repair(state, gdy_select(inc.rows, gamma, lam,
+                                                 sample_weight=w).selected)
         if start is not None:
             seeds["given"] = _repair(state, [int(r) for r in np.asarray(start).reshape(-1)])
     seed_cov = {name: state.coverage(sel) for name, sel in seeds.items()}
