@@ -13,6 +13,8 @@ Usage::
 
     python benchmarks/bench_class_weight.py              # -> results/class_weight.md, .csv
     python benchmarks/bench_class_weight.py --datasets caravan,pima --methods imli,imli-bal
+    python benchmarks/bench_class_weight.py --methods cdpr-gra,cdpr-gra-bal,rf,rf-bal \
+        --out benchmarks/results/class_weight_cdpr
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 SEEDS = (0, 1, 2)
 METHODS = ("imli", "imli-bal", "imlib", "imlib-bal", "tree", "tree-bal", "lr", "lr-bal",
            "rf", "rf-bal")
+#: not in the default run; ``--methods`` may name them
+EXTRA = ("cdpr-gra", "cdpr-gra-bal", "cdpr-exact", "cdpr-exact-bal")
 BINARY = tuple(d for d in DATASETS if d not in MULTICLASS)
 
 
@@ -66,7 +70,7 @@ def run_one(dataset: str, method: str, seed: int, data) -> dict:
 
 
 def summarise(rows: list[dict], command: str) -> str:
-    methods = [m for m in METHODS if any(r["method"] == m for r in rows)]
+    methods = [m for m in dict.fromkeys(METHODS + EXTRA) if any(r["method"] == m for r in rows)]
     sets = sorted({r["dataset"] for r in rows})
     full = [d for d in sets if all(any(r["dataset"] == d and r["method"] == m for r in rows)
                                    for m in methods)]

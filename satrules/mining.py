@@ -385,7 +385,8 @@ def _leaf_intervals(trees, n_features):
 
 
 def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rate=0.1,
-               random_state=None, feature_names=None, indicators=None) -> Candidates:
+               random_state=None, feature_names=None, indicators=None,
+               sample_weight=None) -> Candidates:
     """Mine leaf rules from a tree ensemble fitted to ``(X, y)``.
 
     Parameters
@@ -401,6 +402,10 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
         Defaults to ``x0, x1, ...``.
     indicators : dict, optional
         Feature index -> ``(column, value)`` for one-hot columns (for printing only).
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative row weights: the ensemble is fitted with them, and each rule's
+        class and accuracy are read from the weight sums of the rows it covers
+        (``covers`` and ``support`` still count rows).
 
     Returns
     -------
@@ -431,7 +436,11 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
             warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
             low = np.nan_to_num(np.nanmin(X, axis=0), nan=0.0) - 1.0
         X = np.where(nan, low[None, :], X)
-    model = _ensemble(miner, n_estimators, max_depth, learning_rate, random_state).fit(X, y_index)
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if sw is not None and sw.shape != (n_samples,):
+        raise ValueError(f"sample_weight must hold {n_samples} weights, got shape {sw.shape}")
+    model = _ensemble(miner, n_estimators, max_depth, learning_rate,
+                      random_state).fit(X, y_index, sample_weight=sw)
     trees = list(np.ravel(model.estimators_))
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
     _shorten_bounds(lo, hi, X_raw)
@@ -441,6 +450,10 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     counts = np.bincount((leaves * n_classes + y_index[:, None]).ravel(),
                          minlength=offsets[-1] * n_classes).reshape(-1, n_classes)
     leaf_ids = np.flatnonzero(is_leaf & (counts.sum(axis=1) > 0))
+    if sw is not None:   # the classes' weight sums per leaf
+        counts = np.bincount((leaves * n_classes + y_index[:, None]).ravel(),
+                             weights=np.repeat(sw, leaves.shape[1]),
+                             minlength=offsets[-1] * n_classes).reshape(-1, n_classes)
     keys = np.hstack([lo[leaf_ids], hi[leaf_ids]])
     _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
@@ -463,7 +476,9 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
         covers = Candidates(lo[rule_nodes], hi[rule_nodes], np.zeros(len(rule_nodes)), covers,
                             np.zeros(len(rule_nodes)), names_of(feature_names, n_features),
                             classes.tolist()).cover(X_raw)
-        rule_counts = np.column_stack([np.asarray(covers[:, y_index == c].sum(axis=1)).ravel()
+        weight = np.ones(n_samples) if sw is None else sw
+        rule_counts = np.column_stack([np.asarray(covers[:, y_index == c].astype(np.float64)
+                                                  @ weight[y_index == c]).ravel()
                                        for c in range(n_classes)])
     labels = rule_counts.argmax(axis=1)
     with np.errstate(invalid="ignore"):   # a rule no row satisfies: NaN, filtered out

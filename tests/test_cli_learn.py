@@ -591,8 +591,6 @@ def test_learn_without_weights_keeps_the_majority(rare_csv, capsys):
     (["--weight-column", "nope"], "--weight-column 'nope' is not a column"),
     (["--weight-column", "comment"],
      "must hold finite non-negative numbers; data row 1 has 'ok'"),
-    (["--weight-column", "survey_weight", "--method", "cdpr-gra"],
-     "method cdpr-gra does not weigh rows"),
     (["--class-weight", "heavy"], "expected balanced or a JSON object"),
 ])
 def test_learn_refuses_bad_weights(args, match, rare_csv, capsys):
@@ -635,15 +633,45 @@ def test_encode_weighs_rows_as_a_one_partition_fit(method, weighting, rare_csv, 
     assert clf.weighted_ and clf.solution_.cost == sol.cost
 
 
-def test_encode_refuses_weights_for_cdprl(rare_csv, tmp_path, capsys):
-    data = rare_csv.with_name("rare_weighted.csv")
-    assert main(["encode", str(data), "--target", "answer", "--method", "cdprl",
-                 "--weight-column", "survey_weight", "--out", str(tmp_path / "m.wcnf")]) == 1
-    assert "cdprl does not weigh rows" in capsys.readouterr().err
-    assert main(["encode", str(data), "--target", "answer", "--method", "cdprl",
-                 "--class-weight", "balanced", "--out", str(tmp_path / "m.wcnf")]) == 1
-    assert "no parameter class_weight" in capsys.readouterr().err
-    assert not (tmp_path / "m.wcnf").exists()
+@pytest.mark.parametrize("weighting", [["--class-weight", "balanced"],
+                                       ["--weight-column", "survey_weight"]])
+def test_cdpr_weighs_rows_in_learn_and_encode(weighting, rare_csv, tmp_path, capsys):
+    """CDPR counts a row of weight w as w rows: unweighted, flag = 1 is right on 40 % of
+    its rows as "yes" and never selected; weighted, it is.  The exported CDPRL problem
+    is weighed alike: its optimum is the exact fit's coverage, and decoding the answer
+    gives that fit's rules, default and region counts."""
+    data = rare_csv.with_name("rare_weighted.csv") if "--weight-column" in weighting \
+        else rare_csv
+    base = ["--target", "answer", "--gamma", "3", "--n-estimators", "4"]
+    assert main(["learn", str(rare_csv), *base, "--method", "cdpr-exact", "--test-size",
+                 "0", "--backend", "rc2"]) == 0
+    assert "flag" not in capsys.readouterr().out.split("metric")[0]
+    assert main(["learn", str(data), *base, "--method", "cdpr-exact", "--test-size", "0",
+                 "--backend", "rc2", *weighting]) == 0
+    rules_text = capsys.readouterr().out.split("metric")[0]
+    assert "IF flag > 0" in rules_text and "THEN yes" in rules_text
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    assert main(["encode", str(data), *base, "--method", "cdprl", *weighting,
+                 "--out", str(wcnf), "--layout", str(layout)]) == 0
+    text, _ = _external_solve(wcnf, "literals")
+    sol_txt.write_text(text)
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    est = serialization.load(rules)
+    from satrules.commands.learn import make_estimator
+
+    frame = pd.read_csv(data)
+    X = frame.drop(columns=["answer", "survey_weight"], errors="ignore")
+    y = frame.answer.to_numpy()
+    params = {"gamma": 3, "n_estimators": 4, "random_state": 0, "backend": "rc2"}
+    if "--class-weight" in weighting:
+        clf = make_estimator("cdpr-exact", {**params, "class_weight": "balanced"}).fit(X, y)
+    else:
+        clf = make_estimator("cdpr-exact", params).fit(X, y, sample_weight=frame.survey_weight)
+    assert clf.weighted_ and est.result_.coverage == clf.result_.coverage
+    assert (est.predict(X) == clf.predict(X)).all() and est.default_ == clf.default_
+    assert np.allclose(est.region_counts_, clf.region_counts_)
 
 
 @pytest.mark.parametrize("command", ["learn", "encode"])

@@ -91,13 +91,17 @@ def _cdprl_estimator(doc, est, layout, sol, extra):
 
     answer = decode_cdprl(layout, sol)
     pool, y_index = extra["pool"], extra["y_index"]
+    weights = extra.get("weights")   # the rows' scaled weights of a weighted encode
     est.result_ = answer
     est.rules_ = pool.subset(np.asarray(answer.selected, dtype=np.intp))
     uncovered = ~metrics.covered(est.rules_.covers)
-    pick = y_index[uncovered] if uncovered.any() else y_index
-    est.default_ = est.classes_[np.bincount(pick, minlength=len(est.classes_)).argmax()]
+    rows = uncovered if uncovered.any() else slice(None)
+    est.default_ = est.classes_[np.bincount(
+        y_index[rows], minlength=len(est.classes_),
+        weights=None if weights is None else np.asarray(weights)[rows]).argmax()]
     est.region_counts_ = metrics.region_counts(est._regions(est.rules_.covers), y_index,
-                                               est._n_regions(), len(est.classes_))
+                                               est._n_regions(), len(est.classes_),
+                                               sample_weight=weights)
     return est
 
 

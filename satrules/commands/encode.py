@@ -33,7 +33,7 @@ _FLAGS = [
     ("--thresholds", "thresholds", str,
      "tree (default), quantile or both: where the thresholds go (imli, imlib)"),
     ("--class-weight", "class_weight", None,
-     "balanced or a JSON object '{\"CLASS\": WEIGHT}': row weights by class (imli, imlib)"),
+     "balanced or a JSON object '{\"CLASS\": WEIGHT}': row weights by class"),
     ("--alpha", "alpha", float, "minimum candidate accuracy (cdprl)"),
     ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
     ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),
@@ -62,8 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        default=None, help=text,
                        metavar=flag.lstrip("-").upper().replace("-", "_"))
     p.add_argument("--weight-column", metavar="NAME",
-                   help="a numeric column of row weights, not a feature (imli, imlib): each "
-                        "row's error softs weigh data_fidelity times its weight")
+                   help="a numeric column of row weights, not a feature: each row's error "
+                        "softs weigh data_fidelity times its weight (imli, imlib), or a row "
+                        "counts that many times (cdprl)")
     p.add_argument("--random-state", type=int, default=0, help="seed of the rule mining (cdprl)")
     add_ordered_argument(p)
     add_na_argument(p)
@@ -104,10 +105,10 @@ def _binary_target(y: np.ndarray, positive: str | None) -> tuple[np.ndarray, np.
 
 
 def _row_weights(est: Any, X, y, weights):
-    """The rows to encode and their integer weights (None: unweighted), as a one-partition
-    fit of ``est`` weighs them (``satrules.estimators._weights``): class and row weights
-    multiplied, rows of weight 0 left out, scaled to a mean of 1, then rounded."""
-    from satrules.estimators._weights import fit_weights, partition_weights
+    """The rows to encode and their weights (None: unweighted) as ``est.fit`` weighs them
+    (``satrules.estimators._weights``): class and row weights multiplied, rows of weight
+    0 left out, scaled to a mean of 1 (the solve rounds them with ``partition_weights``)."""
+    from satrules.estimators._weights import fit_weights
 
     classes, y_idx = np.unique(y, return_inverse=True)
     w = fit_weights(classes, y_idx, None if weights is None else weights.to_numpy(),
@@ -116,20 +117,19 @@ def _row_weights(est: Any, X, y, weights):
         return X, y, None
     keep = w > 0
     w = w[keep] / w[keep].mean()
-    if np.all(w == w[0]):
-        return X[keep], y[keep], None
-    return X[keep], y[keep], partition_weights(w)
+    return X[keep], y[keep], None if np.all(w == w[0]) else w
 
 
 def _encode_rules(args, X, y, weights=None):
     """IMLI / IMLIB: binarize, encode; return (model, skeleton estimator, layout, extra)."""
     from satrules.commands.learn import make_estimator
-    from satrules.estimators._weights import scaled_fidelity
+    from satrules.estimators._weights import partition_weights, scaled_fidelity
 
     est = make_estimator(args.method)
     params = _params(args, est)
     est.set_params(**params)
-    X, y, solve_weights = _row_weights(est, X, y, weights)
+    X, y, scaled = _row_weights(est, X, y, weights)
+    solve_weights = None if scaled is None else partition_weights(scaled)
     fidelity = est.data_fidelity if solve_weights is None else \
         scaled_fidelity(est.data_fidelity)
     classes, target = _binary_target(y, args.positive)
@@ -156,12 +156,14 @@ def _encode_rules(args, X, y, weights=None):
     return enc.model, est, enc.layout, {}
 
 
-def _encode_cdprl(args, X, y):
-    """CDPRL: the candidate rules CDPRClassifier.fit mines, then the exact selection model."""
+def _encode_cdprl(args, X, y, weights=None):
+    """CDPRL: the candidate rules CDPRClassifier.fit mines, then the exact selection model
+    (rows weighed as ``fit`` weighs them)."""
     from sklearn.utils import check_random_state
 
     from satrules.commands.learn import make_estimator
     from satrules.encoders.cdprl import encode_cdprl
+    from satrules.estimators._weights import partition_weights
     from satrules.mining import mine_rules
 
     if args.positive is not None:
@@ -170,7 +172,8 @@ def _encode_cdprl(args, X, y):
     est.set_params(**_params(args, est), random_state=args.random_state)
     # a GRA fit validates the data and parameters and fits the column encoder (encoder_);
     # the candidate pool is then mined again with the same first seed fit drew
-    est.fit(X, y)
+    est.fit(X, y, sample_weight=None if weights is None else weights.to_numpy())
+    X, y, scaled = _row_weights(est, X, y, weights)
     classes = est.classes_
     y_index = np.searchsorted(classes, y)
     encoded = est.encoder_.transform(X.to_numpy(dtype=object))
@@ -178,15 +181,16 @@ def _encode_cdprl(args, X, y):
     cands = mine_rules(encoded, y_index, miner=est.miner, n_estimators=est.n_estimators,
                        max_depth=est.max_depth, random_state=int(rng.randint(2**31 - 1)),
                        feature_names=est.encoder_.feature_names,
-                       indicators=est.encoder_.indicators)
+                       indicators=est.encoder_.indicators, sample_weight=scaled)
     cands.class_names = tuple(classes.tolist())
     pool = cands.filter(est.alpha, est.delta)
     enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,
-                       accuracy=cands.accuracy[pool])
+                       accuracy=cands.accuracy[pool],
+                       sample_weight=None if scaled is None else partition_weights(scaled))
     est.set_params(method="exact")
     for name in ("rules_", "result_", "default_"):   # decode sets them from the answer
         delattr(est, name)
-    extra = {"pool": cands.subset(pool), "y_index": y_index}
+    extra = {"pool": cands.subset(pool), "y_index": y_index, "weights": scaled}
     return enc.model, est, enc.layout, extra
 
 
@@ -223,12 +227,9 @@ def run(args: argparse.Namespace) -> int:
     X = declare_ordered(X, args.ordered)
     weights = None
     if args.weight_column is not None:
-        if args.method == "cdprl":
-            raise ValueError("--weight-column: method cdprl does not weigh rows; imli and "
-                             "imlib do")
         X, weights = pop_weights(X, args.weight_column, args.data)
     if args.method == "cdprl":
-        model, skeleton, layout, extra = _encode_cdprl(args, X, y)
+        model, skeleton, layout, extra = _encode_cdprl(args, X, y, weights)
     else:
         model, skeleton, layout, extra = _encode_rules(args, X, y, weights)
     doc = None

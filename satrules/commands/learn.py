@@ -68,7 +68,7 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--class-weight", "class_weight", class_weight_value,
      "balanced (a rare class counts as much as a common one) or a JSON object "
      "'{\"CLASS\": WEIGHT}': a misclassified row of that class costs WEIGHT times as much "
-     "(IMLI, IMLIB)"),
+     "(IMLI, IMLIB), or counts WEIGHT times (CDPR)"),
     ("--alpha", "alpha", float, "minimum rule accuracy (CDPR)"),
     ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
     ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),
@@ -466,9 +466,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_ordered_argument(p)
     add_na_argument(p)
     p.add_argument("--weight-column", metavar="NAME",
-                   help="a numeric column of row weights (e.g. survey weights; IMLI, IMLIB): "
-                        "a misclassified row costs its weight, and the column is not a "
-                        "feature")
+                   help="a numeric column of row weights (e.g. survey weights), not a "
+                        "feature: a misclassified row costs its weight (IMLI, IMLIB), or a "
+                        "row counts that many times (CDPR)")
     p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -494,9 +494,6 @@ def run(args: argparse.Namespace) -> int:
     est = make_estimator(args.method, params)
     if "random_state" in est.get_params() and "random_state" not in params:
         est.set_params(random_state=args.random_state)
-    if weights is not None and "class_weight" not in est.get_params():
-        raise ValueError(f"--weight-column: method {args.method} does not weigh rows; "
-                         "IMLI and IMLIB do")
     X_train, X_test, y_train, y_test = split(X, y, args.test_size, args.random_state)
     with quiet_progress(args.quiet):
         row = fit_and_score(est, X_train, y_train, X_test, y_test,

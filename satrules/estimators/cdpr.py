@@ -43,6 +43,7 @@ from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.estimators._proba import RegionProbaMixin
+from satrules.estimators._weights import check_class_weight, fit_weights, partition_weights
 from satrules.mining import mine_rules
 from satrules.rules import date_order, level_ranks, missing_mask
 
@@ -272,6 +273,19 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         The exact binomial sign test or its normal approximation
         (:func:`satrules.estimators._polish.significant`), as in the IMLI and IMLIB
         estimators.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes: a training row of class ``c`` counts ``class_weight[c]``
+        times (classes not listed weigh 1); ``"balanced"`` weighs class ``c`` by
+        ``n_samples / (n_classes * n_c)``, so a rare class counts as much as a common one.
+        Multiplies ``fit``'s ``sample_weight``.  With weights, a row of weight ``w`` counts
+        as ``w`` rows: in the mining ensemble, in each candidate's class and accuracy
+        (``alpha``), in the coverage every method maximises and in the overlap rates
+        ``beta`` bounds (the selection sees each weight rounded to 1/100 of the mean
+        weight, as a positive integer), in the default class, in the null test (the
+        constant is the class of the largest weight; the weighted sign test of
+        :func:`~satrules.estimators._polish.significant`) and in the region counts behind
+        ``predict_proba``.  Weights are scaled to a mean of 1; rows of weight 0 are left
+        out, and equal weights give the unweighted fit exactly.
     random_state : int, RandomState or None, default=None
         Seeds the tree ensemble and the exact backend; a fixed value makes ``fit``
         deterministic.
@@ -280,6 +294,9 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
     ----------
     classes_ : ndarray
         Class labels.
+    weighted_ : bool
+        Whether the fit weighed its rows (``class_weight`` or ``sample_weight`` not all
+        equal).
     rules_ : satrules.mining.Candidates
         Selected rules in pick order; ``print(clf.rules_)`` shows them as IF-THEN text.
     default_ : label
@@ -317,11 +334,23 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
     True
     """
 
+    _EXPECTED_FAILED_CHECKS: dict[str, str] = {
+        "check_sample_weight_equivalence_on_dense_data":
+            "a weight of 2 is not the same as a repeated row: the selection sees weights "
+            "rounded to 1/100 of the mean weight, and the weighted sign test of the null "
+            "test counts one row of weight 2 as one observation, not two",
+        "check_class_weight_classifiers":
+            "a rule right on every training row it covers is kept however light its "
+            "class (class weights of 0.0001 against 1000): weights change which rules are "
+            "worth selecting and the default class, not the verdict of a pure rule",
+    }
+
     def __init__(self, alpha=0.7, beta=0.6, gamma=10, delta=4, method="gra",
                  selection="static", lam=1.0, rho=0.1, miner="gbdt", n_estimators=50,
                  max_depth=4, backend="auto", time_limit=None, default_class=None,
                  handle_unknown="ignore", resolve="accuracy", max_levels="auto",
-                 null_test=True, significance=2.0, sign_test="exact", random_state=None):
+                 null_test=True, significance=2.0, sign_test="exact", class_weight=None,
+                 random_state=None):
         self.alpha = alpha
         self.beta = beta
         self.gamma = gamma
@@ -342,6 +371,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         self.null_test = null_test
         self.significance = significance
         self.sign_test = sign_test
+        self.class_weight = class_weight
         self.random_state = random_state
 
     def __sklearn_tags__(self):
@@ -381,9 +411,13 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
                              f"{self.significance!r}")
         if self.sign_test not in SIGN_TESTS:
             raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got {self.sign_test!r}")
+        check_class_weight(self.class_weight)
 
-    def fit(self, X, y):
-        """Mine candidates on ``(X, y)``, select the rule set and set the default class."""
+    def fit(self, X, y, sample_weight=None):
+        """Mine candidates on ``(X, y)``, select the rule set and set the default class.
+
+        ``sample_weight`` (non-negative, one per row) multiplies ``class_weight``; see
+        that parameter for what a weight changes."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
         check_missing_labels(y)
         categorical, ordered = category_columns(X), ordered_levels(X)
@@ -399,6 +433,16 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         if self.default_class is not None and self.default_class not in self.classes_:
             raise ValueError(f"default_class {self.default_class!r} is not one of the "
                              f"classes {self.classes_.tolist()}")
+        weights = fit_weights(self.classes_, y_index, sample_weight, self.class_weight)
+        if weights is not None:
+            keep = weights > 0   # a row of weight 0 is left out of the fit
+            if not keep.all():
+                X = X.iloc[keep] if hasattr(X, "iloc") else X[keep]
+                y, y_index, weights = y[keep], y_index[keep], weights[keep]
+            weights = weights / weights.mean()
+            if np.all(weights == weights[0]):
+                weights = None
+        self.weighted_ = weights is not None
         rng = check_random_state(self.random_state)
         names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
         self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels, categorical, ordered)
@@ -411,7 +455,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
                            n_estimators=self.n_estimators, max_depth=self.max_depth,
                            random_state=int(rng.randint(2**31 - 1)),
                            feature_names=self.encoder_.feature_names,
-                           indicators=self.encoder_.indicators)
+                           indicators=self.encoder_.indicators, sample_weight=weights)
         cands.class_names = tuple(self.classes_.tolist())
         cands.dates = tuple(self.encoder_.features_of("date"))
         cands.durations = tuple(self.encoder_.features_of("duration"))
@@ -432,21 +476,24 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
                     bounds[finite, f] = np.floor(bounds[finite, f])
         pool = cands.filter(self.alpha, self.delta)
         self.candidates_, self.n_filtered_ = len(cands), len(pool)
-        self.result_ = self._select(cands.covers[pool], cands.accuracy[pool], rng)
+        self.result_ = self._select(cands.covers[pool], cands.accuracy[pool], rng,
+                                    None if weights is None else partition_weights(weights))
         self.rules_ = cands.subset(pool[np.asarray(self.result_.selected, dtype=np.intp)])
         uncovered = ~metrics.covered(self.rules_.covers)
         if self.default_class is not None:
             self.default_ = self.default_class
         else:
-            pick = y_index[uncovered] if uncovered.any() else y_index
-            self.default_ = self.classes_[np.bincount(pick, minlength=len(self.classes_))
-                                          .argmax()]
-        self._null_test(encoded, y_index)
+            rows = uncovered if uncovered.any() else slice(None)
+            self.default_ = self.classes_[np.bincount(
+                y_index[rows], minlength=len(self.classes_),
+                weights=None if weights is None else weights[rows]).argmax()]
+        self._null_test(encoded, y_index, weights)
         self.region_counts_ = metrics.region_counts(   # covers: the training rows'
-            self._regions(self.rules_.covers), y_index, self._n_regions(), len(self.classes_))
+            self._regions(self.rules_.covers), y_index, self._n_regions(), len(self.classes_),
+            sample_weight=weights)
         return self
 
-    def _null_test(self, encoded, y_index):
+    def _null_test(self, encoded, y_index, weights=None):
         """Turn the selection down unless it beats the constant default class (``null_test``)."""
         self.null_test_, self.rejected_rules_ = None, None
         if not self.null_test or self.significance <= 0 or len(self.rules_) == 0:
@@ -454,31 +501,35 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         if self.default_class is not None:
             constant = int(np.flatnonzero(self.classes_ == self.default_class)[0])
         else:
-            constant = int(np.bincount(y_index).argmax())
+            constant = int(np.bincount(y_index, weights=weights).argmax())
         predicted = self._predict_encoded(encoded)
         fixed, broken, passed = beats_constant(predicted, self.classes_[y_index],
                                                self.classes_[constant],
-                                               float(self.significance), self.sign_test)
+                                               float(self.significance), self.sign_test,
+                                               sample_weight=weights)
         self.null_test_ = {"fixed": fixed, "broken": broken, "passed": passed}
         if not passed:
             self.rejected_rules_ = self.rules_
             self.rules_ = self.rules_.subset(np.zeros(0, dtype=np.intp))
             self.default_ = self.classes_[constant]
 
-    def _select(self, covers, accuracy, rng):
+    def _select(self, covers, accuracy, rng, weights=None):
+        """Run the selection ``method`` on the candidates' training ``covers``
+        (``weights``: the rows' positive integer weights, or None)."""
         if covers.shape[0] == 0:
             return gra(covers, self.beta, self.gamma)
         if self.method == "gra":
-            return gra(covers, self.beta, self.gamma, selection=self.selection)
+            return gra(covers, self.beta, self.gamma, selection=self.selection,
+                       sample_weight=weights)
         if self.method == "gdy":
-            return gdy(covers, self.gamma, self.lam, rho=self.rho)
+            return gdy(covers, self.gamma, self.lam, rho=self.rho, sample_weight=weights)
         seed = int(rng.randint(2**31 - 1))
-        warm = local(covers, self.beta, self.gamma, random_state=seed)
+        warm = local(covers, self.beta, self.gamma, random_state=seed, sample_weight=weights)
         if self.method == "local":
             return warm
         res = solve_exact(covers, self.beta, self.gamma, backend=self.backend,
                           time_limit=self.time_limit, hint=warm.selected, accuracy=accuracy,
-                          seed=seed)
+                          seed=seed, sample_weight=weights)
         if not res.status.is_feasible:
             warnings.warn(f"exact CDPRL found no solution ({res.status.value}); using the "
                           f"local search's answer", RuntimeWarning, stacklevel=3)
