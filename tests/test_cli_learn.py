@@ -689,3 +689,29 @@ def test_weight_column_names_the_data_row(command, value, shown, rare_csv, tmp_p
     err = capsys.readouterr().err
     assert f"must hold finite non-negative numbers; data row 7 has {shown}\n" in err
     assert not out.exists()
+
+
+def test_encode_cdprl_with_a_class_of_weight_zero(tmp_path, capsys):
+    """A class whose rows all weigh 0 keeps its name in the exported rules: the decoded
+    model is the in-process exact fit with the same weights."""
+    from satrules.commands.learn import make_estimator
+    from tests.estimators.test_proba import table
+
+    X, y = table(0, 150, 3, 0.1)
+    frame = X.assign(label=y, w=np.where(y == "k1", 0.0, 1.0))
+    data = tmp_path / "three.csv"
+    frame.to_csv(data, index=False)
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    base = ["--target", "label", "--gamma", "3", "--n-estimators", "4"]
+    assert main(["encode", str(data), *base, "--method", "cdprl", "--weight-column", "w",
+                 "--out", str(wcnf), "--layout", str(layout)]) == 0
+    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    capsys.readouterr()
+    est = serialization.load(rules)
+    clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
+                                        "backend": "rc2"}).fit(X, y, sample_weight=frame.w)
+    assert est.result_.coverage == clf.result_.coverage
+    assert str(est.rules_) == str(clf.rules_) and "k1" not in est.predict(X)

@@ -182,6 +182,7 @@ def _encode_cdprl(args, X, y, weights=None):
                        max_depth=est.max_depth, random_state=int(rng.randint(2**31 - 1)),
                        feature_names=est.encoder_.feature_names,
                        indicators=est.encoder_.indicators, sample_weight=scaled)
+    cands.labels = np.unique(y_index)[cands.labels]   # as fit: a class may weigh 0 in all
     cands.class_names = tuple(classes.tolist())
     pool = cands.filter(est.alpha, est.delta)
     enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,

@@ -442,6 +442,10 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
             weights = weights / weights.mean()
             if np.all(weights == weights[0]):
                 weights = None
+        present = np.unique(y_index)   # a class may weigh 0 in all: no row, no rule of it
+        if len(present) < 2:
+            raise ValueError(f"the row weights leave rows of one class only "
+                             f"({self.classes_[present[0]]!r}): nothing to tell apart")
         self.weighted_ = weights is not None
         rng = check_random_state(self.random_state)
         names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
@@ -456,6 +460,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
                            random_state=int(rng.randint(2**31 - 1)),
                            feature_names=self.encoder_.feature_names,
                            indicators=self.encoder_.indicators, sample_weight=weights)
+        cands.labels = present[cands.labels]   # the miner numbers the classes present
         cands.class_names = tuple(self.classes_.tolist())
         cands.dates = tuple(self.encoder_.features_of("date"))
         cands.durations = tuple(self.encoder_.features_of("duration"))

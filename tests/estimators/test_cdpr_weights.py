@@ -123,6 +123,21 @@ def test_weighted_model_survives_a_file(tmp_path):
     assert np.allclose(loaded.predict_proba(X), est.predict_proba(X))
 
 
+def test_a_class_of_weight_zero_keeps_its_place():
+    """A class whose rows all weigh 0 is never predicted, and the other classes' rules
+    keep their names (the miner numbers only the classes it sees)."""
+    X, y = table(0, 150, 3, 0.1)
+    w = np.where(y == "k1", 0.0, 1.0)
+    est = quiet_fit(fast(), X, y, sample_weight=w)
+    kept = y != "k1"
+    dropped = quiet_fit(fast(), X[kept], y[kept])
+    assert list(est.classes_) == ["k0", "k1", "k2"] and "k1" not in est.predict(X)
+    assert str(est.rules_) == str(dropped.rules_)
+    assert np.array_equal(est.predict(X), dropped.predict(X))
+    with pytest.raises(ValueError, match="leave rows of one class only"):
+        fast().fit(X, y, sample_weight=(y == "k0").astype(float))
+
+
 @pytest.mark.parametrize("kw, match", [
     ({"class_weight": "equal"}, "class_weight must be None, 'balanced' or a dict"),
     ({"class_weight": {"k9": 2}}, "class_weight names 'k9', not a class of y"),
