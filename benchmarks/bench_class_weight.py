@@ -15,6 +15,8 @@ Usage::
     python benchmarks/bench_class_weight.py --datasets caravan,pima --methods imli,imli-bal
     python benchmarks/bench_class_weight.py --methods cdpr-gra,cdpr-gra-bal,rf,rf-bal \
         --out benchmarks/results/class_weight_cdpr
+    python benchmarks/bench_class_weight.py --methods cdpr-exact,cdpr-exact-bal \
+        --out benchmarks/results/class_weight_cdpr_exact
 """
 
 from __future__ import annotations
