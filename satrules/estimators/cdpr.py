@@ -285,7 +285,8 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         constant is the class of the largest weight; the weighted sign test of
         :func:`~satrules.estimators._polish.significant`) and in the region counts behind
         ``predict_proba``.  Weights are scaled to a mean of 1; rows of weight 0 are left
-        out, and equal weights give the unweighted fit exactly.
+        out, and equal weights give the unweighted fit exactly.  ``resolve="coverage"``
+        still ranks overlapping rules by their number of training rows.
     random_state : int, RandomState or None, default=None
         Seeds the tree ensemble and the exact backend; a fixed value makes ``fit``
         deterministic.
