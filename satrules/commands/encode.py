@@ -108,16 +108,12 @@ def _row_weights(est: Any, X, y, weights):
     """The rows to encode and their weights (None: unweighted) as ``est.fit`` weighs them
     (``satrules.estimators._weights``): class and row weights multiplied, rows of weight
     0 left out, scaled to a mean of 1 (the solve rounds them with ``partition_weights``)."""
-    from satrules.estimators._weights import fit_weights
+    from satrules.estimators._weights import fit_weights, kept_weights
 
     classes, y_idx = np.unique(y, return_inverse=True)
-    w = fit_weights(classes, y_idx, None if weights is None else weights.to_numpy(),
-                    est.class_weight)
-    if w is None:
-        return X, y, None
-    keep = w > 0
-    w = w[keep] / w[keep].mean()
-    return X[keep], y[keep], None if np.all(w == w[0]) else w
+    keep, scaled = kept_weights(fit_weights(
+        classes, y_idx, None if weights is None else weights.to_numpy(), est.class_weight))
+    return (X, y, scaled) if keep is None else (X[keep], y[keep], scaled)
 
 
 def _encode_rules(args, X, y, weights=None):

@@ -100,7 +100,12 @@ from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
 from satrules.estimators._proba import RegionProbaMixin
-from satrules.estimators._weights import check_class_weight, fit_weights, partition_weights
+from satrules.estimators._weights import (
+    check_class_weight,
+    fit_weights,
+    kept_weights,
+    partition_weights,
+)
 from satrules.exceptions import BackendError
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
@@ -599,17 +604,11 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         if len(self.classes_) > 2 and self.multi_class == "error":
             raise ValueError(f"{type(self).__name__} with multi_class='error' needs 2 classes, "
                              f"got {len(self.classes_)}")
-        weights = fit_weights(self.classes_, y_idx, sample_weight,
-                              getattr(self, "class_weight", None))
-        if weights is not None:
-            keep = weights > 0   # a row of weight 0 is left out of the fit
-            if not keep.all():
-                X = X.iloc[keep] if hasattr(X, "iloc") else X
-                X_checked, y, y_idx, weights = X_checked[keep], y[keep], y_idx[keep], \
-                    weights[keep]
-            weights = weights / weights.mean()   # data_fidelity: an average row's error
-            if np.all(weights == weights[0]):
-                weights = None
+        keep, weights = kept_weights(fit_weights(self.classes_, y_idx, sample_weight,
+                                                 getattr(self, "class_weight", None)))
+        if keep is not None:
+            X = X.iloc[keep] if hasattr(X, "iloc") else X
+            X_checked, y, y_idx = X_checked[keep], y[keep], y_idx[keep]
         self.weighted_ = weights is not None
         rng = check_random_state(self.random_state)
         self.binarizer_ = self._new_binarizer()

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["WEIGHT_RESOLUTION", "check_class_weight", "fit_weights", "partition_weights",
-           "scaled_fidelity"]
+__all__ = ["WEIGHT_RESOLUTION", "check_class_weight", "fit_weights", "kept_weights",
+           "partition_weights", "scaled_fidelity"]
 
 #: The partition solves see each weight rounded to 1/WEIGHT_RESOLUTION of the mean weight
 #: (and at least that much); the whole-training-set objective uses the exact weights.
@@ -95,6 +95,26 @@ def fit_weights(classes: np.ndarray, y_idx: np.ndarray, sample_weight: Any,
         raise ValueError("the row weights are all zero (sample_weight times class_weight): "
                          "nothing to learn from")
     return None if np.all(w == w[0]) else w
+
+
+def kept_weights(weights: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Return ``(keep, scaled)`` for :func:`fit_weights`' answer: the mask of the rows a
+    fit keeps (None: all) and their weights scaled to a mean of 1 (None when they are
+    all equal: the unweighted fit).
+
+    Examples
+    --------
+    >>> keep, scaled = kept_weights(np.array([0.0, 1.0, 3.0]))
+    >>> keep.tolist(), scaled.tolist()
+    ([False, True, True], [0.5, 1.5])
+    >>> kept_weights(np.array([0.0, 2.0, 2.0]))[1] is None
+    True
+    """
+    if weights is None:
+        return None, None
+    keep = weights > 0   # a row of weight 0 is left out of the fit
+    scaled = weights[keep] / weights[keep].mean()   # data_fidelity: an average row's error
+    return (None if keep.all() else keep), (None if np.all(scaled == scaled[0]) else scaled)
 
 
 def partition_weights(weights: np.ndarray) -> np.ndarray:

@@ -43,7 +43,12 @@ from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.estimators._proba import RegionProbaMixin
-from satrules.estimators._weights import check_class_weight, fit_weights, partition_weights
+from satrules.estimators._weights import (
+    check_class_weight,
+    fit_weights,
+    kept_weights,
+    partition_weights,
+)
 from satrules.mining import mine_rules
 from satrules.rules import date_order, level_ranks, missing_mask
 
@@ -434,15 +439,11 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         if self.default_class is not None and self.default_class not in self.classes_:
             raise ValueError(f"default_class {self.default_class!r} is not one of the "
                              f"classes {self.classes_.tolist()}")
-        weights = fit_weights(self.classes_, y_index, sample_weight, self.class_weight)
-        if weights is not None:
-            keep = weights > 0   # a row of weight 0 is left out of the fit
-            if not keep.all():
-                X = X.iloc[keep] if hasattr(X, "iloc") else X[keep]
-                y, y_index, weights = y[keep], y_index[keep], weights[keep]
-            weights = weights / weights.mean()
-            if np.all(weights == weights[0]):
-                weights = None
+        keep, weights = kept_weights(fit_weights(self.classes_, y_index, sample_weight,
+                                                 self.class_weight))
+        if keep is not None:
+            X = X.iloc[keep] if hasattr(X, "iloc") else X[keep]
+            y, y_index = y[keep], y_index[keep]
         present = np.unique(y_index)   # a class may weigh 0 in all: no row, no rule of it
         if len(present) < 2:
             raise ValueError(f"the row weights leave rows of one class only "
