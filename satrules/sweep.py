@@ -39,8 +39,8 @@ __all__ = ["METRIC_COLUMNS", "TIMING_COLUMNS", "run_sweep", "solver_status", "sp
            "write_table"]
 
 #: Columns measured per task (besides ``param_*``, ``split`` and ``seed``).
-METRIC_COLUMNS = ("train_accuracy", "test_accuracy", "test_coverage", "n_rules", "n_literals",
-                  "max_rule_size", "solver_status", "error")
+METRIC_COLUMNS = ("train_accuracy", "test_accuracy", "test_balanced_accuracy", "test_coverage",
+                  "n_rules", "n_literals", "max_rule_size", "solver_status", "error")
 #: Columns that depend on the machine's speed (excluded when comparing runs).
 TIMING_COLUMNS = ("fit_time", "predict_time")
 
@@ -141,14 +141,28 @@ def _run_task(estimator: Any, params: Mapping[str, Any], X: Any, y: Any, seed: i
         row["predict_time"] = time.perf_counter() - start
         row["train_accuracy"] = float(np.mean(est.predict(X_train) == np.asarray(y_train)))
         row["test_accuracy"] = float(np.mean(pred_test == np.asarray(y_test)))
+        # the mean of the classes' recalls: what class_weight="balanced" aims at
+        row["test_balanced_accuracy"] = _balanced_accuracy(np.asarray(y_test), pred_test)
         row.update(_rule_stats(est, X_test))
     except Exception as exc:
         if error_score == "raise":
             raise
         row.update(fit_time=time.perf_counter() - start, predict_time=None,
                    train_accuracy=error_score, test_accuracy=error_score,
-                   error=f"{type(exc).__name__}: {exc}")
+                   test_balanced_accuracy=error_score, error=f"{type(exc).__name__}: {exc}")
     return row
+
+
+def _balanced_accuracy(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    """The mean recall of the classes present in ``y_true`` (NaN without test rows).
+
+    >>> _balanced_accuracy(np.array([0, 0, 0, 1]), np.array([0, 0, 1, 1]))
+    0.8333333333333333
+    """
+    classes = np.unique(y_true)
+    if classes.size == 0:
+        return float("nan")
+    return float(np.mean([np.mean(y_pred[y_true == c] == c) for c in classes]))
 
 
 def _grid(param_grid: Mapping[str, Sequence] | Sequence[Mapping[str, Sequence]]) -> list[dict]:
@@ -197,7 +211,8 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
     pandas.DataFrame
         One row per (grid point, split) in grid-major order, with columns
         ``param_<name>`` for every swept parameter, ``split``, ``seed``,
-        ``train_accuracy``, ``test_accuracy``, ``test_coverage``, ``n_rules``,
+        ``train_accuracy``, ``test_accuracy``, ``test_balanced_accuracy`` (the mean of the
+        classes' test recalls), ``test_coverage``, ``n_rules``,
         ``n_literals``, ``max_rule_size``, ``solver_status``, ``fit_time``,
         ``predict_time`` and ``error``.
 

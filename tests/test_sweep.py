@@ -44,6 +44,18 @@ def test_table_shape_order_and_columns(data):
     assert (table.solver_status == "heuristic").all() and (table.error == "").all()
 
 
+def test_balanced_accuracy_column(data):
+    """test_balanced_accuracy is the mean of the classes' test recalls: 0.5 for a constant
+    prediction on two classes, and the weighted CDPR fit is scored by it too."""
+    from sklearn.dummy import DummyClassifier
+
+    X, y = data
+    table = run_sweep(DummyClassifier(), {"strategy": ["most_frequent"]}, X, y, n_splits=2)
+    assert (table.test_balanced_accuracy == 0.5).all()
+    table = run_sweep(_cdpr(), {"class_weight": [None, "balanced"]}, X, y, n_splits=2)
+    assert table.test_balanced_accuracy.between(0, 1).all()
+
+
 def test_parallel_equals_serial(data):
     """loky with 2 workers gives the same table (timings aside) as the serial run."""
     X, y = data
