@@ -42,6 +42,9 @@ __all__ = [
 ]
 
 _MAX_DENOMINATOR = 10**6
+#: The largest total sample weight: every overlap-rate test ``overlap * q > p * size``
+#: (``p <= q <= _MAX_DENOMINATOR``) then stays exact in int64, and weight sums in float64.
+_MAX_TOTAL_WEIGHT = 2**62 // _MAX_DENOMINATOR
 #: Overlap queries answered by matrix-vector products before a CSC copy is built.
 _PRODUCTS_BEFORE_CSC = 16
 #: A query touching more than ``nnz / _GATHER_SHARE`` entries is a product, not a gather
@@ -90,7 +93,8 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
     ------
     ValueError
         If the weights are not ``n_samples`` positive integers (integral floats are
-        accepted; booleans are not).
+        accepted; booleans are not), or if they sum to more than about 4.6e12 (beyond
+        that, overlap-rate tests would overflow int64).
 
     Examples
     --------
@@ -107,8 +111,9 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
         bad = int(np.flatnonzero(~np.isfinite(w) | (w != np.round(w)) | (w < 1))[0])
         raise ValueError(f"sample_weight must hold positive integers; sample {bad} has "
                          f"{w[bad]}")
-    if w.size and float(w.sum()) >= 2**53:
-        raise ValueError("sample_weight sums to 2**53 or more: scale the weights down")
+    if w.size and float(w.sum()) > _MAX_TOTAL_WEIGHT:
+        raise ValueError(f"sample_weight sums to {float(w.sum()):.3g}, more than "
+                         f"{_MAX_TOTAL_WEIGHT:.3g}: scale the weights down")
     return w.astype(np.int64)
 
 

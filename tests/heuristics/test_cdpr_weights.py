@@ -141,6 +141,7 @@ def test_incidence_weighted_counts_with_the_csc_gather():
     ([1, np.nan, 1], "sample 1 has nan"),
     ([True, True, True], "positive integers, one per sample"),
     ([1, 1], "3 positive integers"),
+    ([1, 2**61, 1], "scale the weights down"),
 ])
 def test_bad_sample_weight(weights, match):
     with pytest.raises(ValueError, match=match):
