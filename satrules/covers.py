@@ -111,8 +111,9 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
         bad = int(np.flatnonzero(~np.isfinite(w) | (w != np.round(w)) | (w < 1))[0])
         raise ValueError(f"sample_weight must hold positive integers; sample {bad} has "
                          f"{w[bad]}")
-    if w.size and float(w.sum()) > _MAX_TOTAL_WEIGHT:
-        raise ValueError(f"sample_weight sums to {float(w.sum()):.3g}, more than "
+    total = float(w.astype(np.float64).sum())   # no int64 wrap-around on huge weights
+    if total > _MAX_TOTAL_WEIGHT:
+        raise ValueError(f"sample_weight sums to {total:.3g}, more than "
                          f"{_MAX_TOTAL_WEIGHT:.3g}: scale the weights down")
     return w.astype(np.int64)
 

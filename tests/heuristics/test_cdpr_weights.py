@@ -142,6 +142,7 @@ def test_incidence_weighted_counts_with_the_csc_gather():
     ([True, True, True], "positive integers, one per sample"),
     ([1, 1], "3 positive integers"),
     ([1, 2**61, 1], "scale the weights down"),
+    ([2**62, 2**62, 2**62], "scale the weights down"),   # an int64 sum would wrap
 ])
 def test_bad_sample_weight(weights, match):
     with pytest.raises(ValueError, match=match):
