@@ -29,7 +29,7 @@ __all__ = [
     "as_covers", "cover_size", "covered", "coverage", "coverage_rate", "overlap",
     "overlap_rate", "max_overlap_rate", "mean_overlap", "rule_accuracy", "predict_rules",
     "rule_set_accuracy", "rule_size", "max_width", "deciding_rules", "region_counts",
-    "region_proba",
+    "region_proba", "balanced_accuracy",
 ]
 
 
@@ -288,3 +288,18 @@ def max_width(widths, selected=None) -> int:
     if selected is not None:
         widths = widths[np.asarray(selected, dtype=np.intp)]
     return int(widths.max()) if widths.size else 0
+
+
+def balanced_accuracy(y, pred) -> float:
+    """Return the mean over the classes of ``y`` of the fraction of their rows ``pred``
+    gets right (what ``class_weight="balanced"`` aims at); NaN without rows.
+
+    Examples
+    --------
+    >>> balanced_accuracy([0, 0, 0, 1], [0, 0, 1, 1])
+    0.8333333333333333
+    """
+    y, pred = np.asarray(y), np.asarray(pred)
+    if len(y) == 0:
+        return float("nan")
+    return float(np.mean([np.mean(pred[y == c] == c) for c in np.unique(y)]))

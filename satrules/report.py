@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from satrules.metrics import balanced_accuracy
+
 __all__ = ["PLOT_INSTALL", "figure_to_base64", "plot_backend_comparison", "plot_rule_bars",
            "plot_tradeoff", "render_html", "rule_masks", "rule_stats", "rules_text",
            "summary_metrics", "write_report"]
@@ -231,11 +233,10 @@ def summary_metrics(estimator: Any, X: Any, y: Any) -> dict[str, Any]:
     pred = estimator.predict(X)
     _, _, sizes, mask = rule_masks(estimator, X)
     fired = mask.any(axis=0) if mask.size else np.zeros(len(y), dtype=bool)
-    recalls = [float(np.mean(pred[y == c] == c)) for c in np.unique(y)]
     return {
         "n_samples": int(len(y)),
         "accuracy": float(np.mean(pred == y)) if len(y) else float("nan"),
-        "balanced_accuracy": float(np.mean(recalls)) if len(y) else float("nan"),
+        "balanced_accuracy": balanced_accuracy(y, pred),
         "coverage": float(fired.mean()) if len(y) else float("nan"),
         "n_rules": len(sizes),
         "n_literals": int(sum(sizes)),

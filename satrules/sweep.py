@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from satrules._progress import progress
+from satrules.metrics import balanced_accuracy
 
 __all__ = ["METRIC_COLUMNS", "TIMING_COLUMNS", "run_sweep", "solver_status", "split_seeds",
            "write_table"]
@@ -142,7 +143,7 @@ def _run_task(estimator: Any, params: Mapping[str, Any], X: Any, y: Any, seed: i
         row["train_accuracy"] = float(np.mean(est.predict(X_train) == np.asarray(y_train)))
         row["test_accuracy"] = float(np.mean(pred_test == np.asarray(y_test)))
         # the mean of the classes' recalls: what class_weight="balanced" aims at
-        row["test_balanced_accuracy"] = _balanced_accuracy(np.asarray(y_test), pred_test)
+        row["test_balanced_accuracy"] = balanced_accuracy(y_test, pred_test)
         row.update(_rule_stats(est, X_test))
     except Exception as exc:
         if error_score == "raise":
@@ -152,17 +153,6 @@ def _run_task(estimator: Any, params: Mapping[str, Any], X: Any, y: Any, seed: i
                    test_balanced_accuracy=error_score, error=f"{type(exc).__name__}: {exc}")
     return row
 
-
-def _balanced_accuracy(y_true: np.ndarray, y_pred: np.ndarray) -> float:
-    """The mean recall of the classes present in ``y_true`` (NaN without test rows).
-
-    >>> _balanced_accuracy(np.array([0, 0, 0, 1]), np.array([0, 0, 1, 1]))
-    0.8333333333333333
-    """
-    classes = np.unique(y_true)
-    if classes.size == 0:
-        return float("nan")
-    return float(np.mean([np.mean(y_pred[y_true == c] == c) for c in classes]))
 
 
 def _grid(param_grid: Mapping[str, Sequence] | Sequence[Mapping[str, Sequence]]) -> list[dict]:
