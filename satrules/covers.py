@@ -135,21 +135,18 @@ class Incidence:
         self.rows = as_cover_matrix(covers)
         self.n_rules, self.n_samples = self.rows.shape
         self.weights = check_sample_weight(sample_weight, self.n_samples)
+        # float32 counts are exact below 2**24; weight sums stay below 2**53
+        # (check_sample_weight), exact in float64
+        small = self.weights is None and self.n_samples < 2**24
+        self._dtype = np.float32 if small else np.float64
+        self._counts = sp.csr_matrix((np.ones(self.rows.nnz, dtype=self._dtype),
+                                      self.rows.indices, self.rows.indptr), shape=self.rows.shape)
         if self.weights is None:
             self.sizes = np.diff(self.rows.indptr).astype(np.int64)
             self.total = self.n_samples
-            # float32 counts are exact below 2**24; wider data beyond that
-            dtype = np.float32 if self.n_samples < 2**24 else np.float64
-            data = np.ones(self.rows.nnz, dtype=dtype)
-        else:   # weight sums stay below 2**53 (check_sample_weight): exact in float64
-            dtype = np.float64
-            data = np.ones(self.rows.nnz, dtype=dtype)
-            self.total = int(self.weights.sum())
-        self._dtype = dtype
-        self._counts = sp.csr_matrix((data, self.rows.indices, self.rows.indptr),
-                                     shape=self.rows.shape)
-        if self.weights is not None:
+        else:
             self.sizes = np.rint(self._counts @ self.weights.astype(np.float64)).astype(np.int64)
+            self.total = int(self.weights.sum())
         self._cols: sp.csc_matrix | None = None
         self._queries = 0
 
