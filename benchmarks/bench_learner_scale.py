@@ -1,5 +1,9 @@
 """Do the learners' defaults finish?  Fit time of ``IMLIClassifier()`` and ``IMLIBClassifier()``.
 
+``--learners`` also takes ``cdpr-gra`` and ``cdpr-exact`` (``CDPRClassifier`` with that
+method, defaults otherwise) and ``cdpr-gra-a0.7`` (α fixed at 0.7 instead of chosen by
+cross-validation).
+
 Issue #11 asks that any data set up to 20,000 rows x 100 columns fits within 60 s
 on 2 cores with the defaults.  This script fits both learners, with nothing but
 ``random_state`` set, on synthetic data of growing size (numeric columns from
@@ -15,6 +19,8 @@ Usage::
         --out benchmarks/results/learner_scale_3classes
     python benchmarks/bench_learner_scale.py --rows 20000 --classes 20 --messy \
         --target intervals --out benchmarks/results/learner_scale_20intervals
+    python benchmarks/bench_learner_scale.py --rows 1000,5000,20000 --messy \
+        --learners cdpr-gra-a0.7,cdpr-gra --out benchmarks/results/learner_scale_cdpr
 
 Results: ``benchmarks/results/learner_scale.md`` (+ ``.csv``).  Wall time depends on
 the machine's load; CPU time is the process's own.
@@ -65,14 +71,25 @@ def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0, n_classes: i
 
 
 def fit_one(name: str, X, y, seed: int) -> dict:
-    from satrules import IMLIBClassifier, IMLIClassifier
+    from satrules import CDPRClassifier, IMLIBClassifier, IMLIClassifier
 
-    est = {"imli": IMLIClassifier, "imlib": IMLIBClassifier}[name](random_state=seed)
+    if name.startswith("cdpr-"):   # cdpr-gra, cdpr-exact; -a0.7: alpha fixed at 0.7
+        method, _, alpha = name[5:].partition("-a")
+        est = CDPRClassifier(method=method, random_state=seed,
+                             **({"alpha": float(alpha)} if alpha else {}))
+    else:
+        est = {"imli": IMLIClassifier, "imlib": IMLIBClassifier}[name](random_state=seed)
     wall, cpu = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         est.fit(X, y)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    if name.startswith("cdpr-"):
+        return {"learner": name, "rows": len(y), "cols": X.shape[1],
+                "classes": len(est.classes_), "wall_s": round(wall, 2),
+                "cpu_s": round(cpu, 2), "partitions": "", "solves": "",
+                "train_acc": round(est.score(X, y), 4),
+                "literals": int(est.rules_.width.sum()), "alpha": est.alpha_}
     per_class = isinstance(est.rules_, dict)   # one-vs-rest: one rule set per class
     rules = list(est.rules_.values()) if per_class else [est.rules_]
     solutions = list(est.solutions_.values()) if per_class else [est.solutions_]

@@ -128,8 +128,14 @@ def rules_text(est: Any) -> str:
     default = getattr(est, "default_", None)
     rejected = getattr(est, "rejected_rules_", None)
     if rejected is not None:   # CDPR's null test turned the selection down
+        verdict = getattr(est, "null_test_", None) or {}
+        held_out = verdict.get("held_out") or {"passed": True}
+        where = " or ".join(
+            ([] if verdict.get("training_passed", False) else ["on the training data"])
+            + ([] if held_out["passed"] else ["on the rows held out in the cross-validation "
+                                              "of alpha"]))
         return (f"Always {default}: the {len(rejected)} rules selected were not significantly "
-                f"better on the training data than predicting {default} for every row; "
+                f"better {where} than predicting {default} for every row; "
                 "null_test=False keeps them.")
     text = str(rules)
     return text + (f"\nELSE {default}" if default is not None else "")

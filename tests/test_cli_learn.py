@@ -202,7 +202,10 @@ def _external_solve(wcnf, style="bits", corrupt=None):
                                            ("imlib", ["--n-rules", "1", "--max-literals", "2"]),
                                            ("imlib", ["--n-rules", "1", "--max-literals", "2",
                                                       "--thresholds", "tree"]),
-                                           ("cdprl", ["--gamma", "3", "--n-estimators", "4"])])
+                                           # a fixed alpha: on 24 rows the default's
+                                           # held-out null test turns every rule down
+                                           ("cdprl", ["--gamma", "3", "--n-estimators", "4",
+                                                      "--alpha", "0.7"])])
 @pytest.mark.parametrize("style", ["bits", "literals"])
 def test_encode_solve_decode_predict(method, extra, style, tiny_csv, tmp_path, capsys):
     """WCNF out, external answer in (bit string or literal list): checked, decoded, usable."""
@@ -227,7 +230,7 @@ def test_encode_solve_decode_predict(method, extra, style, tiny_csv, tmp_path, c
     X, y = frame.drop(columns="t"), frame.t.to_numpy()
     if method == "cdprl":
         clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
-                                            "backend": "rc2"}).fit(X, y)
+                                            "backend": "rc2", "alpha": 0.7}).fit(X, y)
         assert est.result_.coverage == clf.result_.coverage
         assert (pred == clf.predict(X)).all() or est.result_.selected != clf.result_.selected
         # the training rows are in the layout: the class counts per region are kept

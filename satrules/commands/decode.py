@@ -99,6 +99,11 @@ def _cdprl_estimator(doc, est, layout, sol, extra):
     est.default_ = est.classes_[np.bincount(
         y_index[rows], minlength=len(est.classes_),
         weights=None if weights is None else np.asarray(weights)[rows]).argmax()]
+    # the null test, as fit makes it: on the training rows' predictions (read from the
+    # rules' training covers) and, after a cross-validation of alpha, on held-out rows
+    est._null_test(est._predict_covers(est.rules_.covers), y_index,
+                   None if weights is None else np.asarray(weights),
+                   getattr(est, "held_out_test_", None))
     est.region_counts_ = metrics.region_counts(est._regions(est.rules_.covers), y_index,
                                                est._n_regions(), len(est.classes_),
                                                sample_weight=weights)

@@ -35,8 +35,8 @@ _FLAGS = [
     ("--class-weight", "class_weight", None,
      "balanced or a JSON object '{\"CLASS\": WEIGHT}': row weights by class"),
     ("--alpha", "alpha", None,
-     "minimum candidate accuracy (cdprl; default 0.7); cv: chosen by cross-validation as "
-     "--method cdpr-exact chooses it"),
+     "minimum candidate accuracy (cdprl): a number, or cv (the default) to choose it as "
+     "--method cdpr-exact chooses it, by cross-validation"),
     ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
     ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),
     ("--delta", "delta", int, "maximum rule width (cdprl)"),
@@ -196,7 +196,8 @@ def _encode_cdprl(args, X, y, weights=None):
                        accuracy=cands.accuracy[pool],
                        sample_weight=None if scaled is None else partition_weights(scaled))
     est.set_params(method="exact")
-    for name in ("rules_", "result_", "default_"):   # decode sets them from the answer
+    # decode sets them from the answer (the null test's too, on the decoded rules)
+    for name in ("rules_", "result_", "default_", "null_test_", "rejected_rules_"):
         delattr(est, name)
     extra = {"pool": cands.subset(pool), "y_index": y_index, "weights": scaled}
     return enc.model, est, enc.layout, extra

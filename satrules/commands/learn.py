@@ -90,8 +90,8 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
      "'{\"CLASS\": WEIGHT}': a misclassified row of that class costs WEIGHT times as much "
      "(IMLI, IMLIB), or counts WEIGHT times (CDPR)"),
     ("--alpha", "alpha", alpha_value,
-     "minimum rule accuracy (CDPR; default 0.7); cv chooses it among 0.6-0.9 by "
-     "cross-validation on the training rows, and 0.7,0.8,0.9 among those values"),
+     "minimum rule accuracy (CDPR): a number, cv (the default) to choose it among "
+     "0.6-0.9 by cross-validation on the training rows, or 0.7,0.8,0.9 among those values"),
     ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
     ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),
     ("--delta", "delta", int, "maximum rule width (CDPR)"),

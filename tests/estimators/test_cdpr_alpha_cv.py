@@ -38,15 +38,26 @@ def test_cv_scores_are_held_out_accuracies_of_fixed_alpha_fits(method):
     fold_seed = np.random.RandomState(3).randint(2**31 - 1)
     folds = StratifiedKFold(3, shuffle=True, random_state=int(fold_seed))
     right = dict.fromkeys(ALPHA_GRID, 0)
+    out_of_fold = {alpha: np.empty_like(y) for alpha in ALPHA_GRID}
+    constant = np.empty_like(y)
     for train, test in folds.split(X, y):
+        constant[test] = np.bincount(y[train]).argmax()
         for alpha in ALPHA_GRID:
             fold = CDPRClassifier(alpha=alpha, method=method, random_state=seeded_after_one_draw(3),
                                   **SMALL).fit(X[train], y[train])
+            out_of_fold[alpha][test] = fold.predict(X[test])
             right[alpha] += int((fold.predict(X[test]) == y[test]).sum())
     assert clf.alpha_cv_ == pytest.approx({a: right[a] / len(y) for a in ALPHA_GRID}, abs=1e-12)
     best = max(clf.alpha_cv_.values())
     assert clf.alpha_cv_[clf.alpha_] == best
     assert len(set(clf.alpha_cv_.values())) > 1   # the values do tell apart on this data
+    # the held-out null test counts the chosen value's out-of-fold predictions
+    right_now = out_of_fold[clf.alpha_] == y
+    held_out = clf.null_test_["held_out"]
+    assert held_out["fixed"] == int(np.sum(right_now & (constant != y)))
+    assert held_out["broken"] == int(np.sum(~right_now & (constant == y)))
+    assert held_out["constant_accuracy"] == pytest.approx(np.mean(constant == y))
+    assert held_out["passed"] and clf.null_test_["passed"] and len(clf.rules_) > 0
 
 
 def test_the_final_fit_is_the_fit_with_the_chosen_alpha():
@@ -124,3 +135,47 @@ def test_the_exact_method_cross_validates_with_its_local_search():
                            **SMALL).fit(X, y)
     assert exact.result_.status.value == "OPTIMAL"
     assert str(exact.rules_) == str(fixed.rules_)
+
+
+def test_large_training_sets_cross_validate_on_a_sample(monkeypatch):
+    """Above CV_MAX_ROWS rows the scores are held-out accuracies on a sample of that size
+    (so each is a multiple of 1/sample size) that keeps at least 3 rows of every class."""
+    import satrules.estimators.cdpr as cdpr
+
+    X, y = wine()
+    y = y.copy()
+    y[:4] = 3   # a class of 4 rows: its share of a 60-row sample would be 1
+    full = CDPRClassifier(alpha="cv", random_state=0, **SMALL).fit(X, y)
+    monkeypatch.setattr(cdpr, "CV_MAX_ROWS", 60)
+    sampled = CDPRClassifier(alpha="cv", random_state=0, **SMALL).fit(X, y)
+    sizes = {n for n in range(58, 64)
+             if all(abs(v * n - round(v * n)) < 1e-9 for v in sampled.alpha_cv_.values())}
+    assert sizes and max(sizes) <= 63
+    assert sampled.alpha_cv_ != full.alpha_cv_
+    rows = cdpr._class_sample(y, 60, 3, np.random.RandomState(0))
+    assert np.all(np.diff(rows) > 0) and np.bincount(y[rows]).min() >= 3
+    assert abs(len(rows) - 60) <= 3
+
+
+def test_rules_that_fail_on_held_out_rows_are_turned_down():
+    """On labels independent of the features, rules chosen on the training rows can pass
+    the training-row null test (alpha=0.9: 15 fixed, 0 broken); out of fold they get as
+    many rows wrong as right, and alpha="cv" turns them down."""
+    from satrules.report import rules_text
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.where(rng.random(300) < 0.62, "no", "yes")
+    params = dict(gamma=6, n_estimators=10, max_depth=3, random_state=0)
+    strict = CDPRClassifier(alpha=0.9, **params).fit(X, y)
+    assert strict.null_test_ == {"fixed": 15, "broken": 0, "passed": True}
+    clf = CDPRClassifier(alpha="cv", **params).fit(X, y)
+    verdict = clf.null_test_
+    assert verdict["training_passed"] and not verdict["held_out"]["passed"]
+    fixed, broken = verdict["held_out"]["fixed"], verdict["held_out"]["broken"]
+    assert fixed / (fixed + broken) < 0.6   # about as many rows broken as fixed
+    assert not verdict["passed"] and len(clf.rules_) == 0 and len(clf.rejected_rules_) > 0
+    assert (clf.predict(X) == "no").all()
+    assert "on the rows held out in the cross-validation of alpha" in rules_text(clf)
+    kept = CDPRClassifier(alpha="cv", null_test=False, **params).fit(X, y)
+    assert kept.null_test_ is None and len(kept.rules_) > 0

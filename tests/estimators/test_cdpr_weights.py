@@ -85,7 +85,7 @@ def test_weighted_selection_counts_and_regions(method, seed):
         sums = np.bincount(y_idx[covers[r]], weights=scaled[covers[r]], minlength=3)
         assert est.rules_.labels[r] == sums.argmax()
         assert est.rules_.accuracy[r] == pytest.approx(sums.max() / sums.sum())
-        assert est.rules_.accuracy[r] >= est.alpha
+        assert est.rules_.accuracy[r] >= est.alpha_
     uncovered = ~covers.any(axis=0)
     rows = uncovered if uncovered.any() else np.ones(len(y), dtype=bool)
     sums = np.bincount(y_idx[rows], weights=scaled[rows], minlength=3)
