@@ -145,6 +145,8 @@ def _run_task(estimator: Any, params: Mapping[str, Any], X: Any, y: Any, seed: i
         # the mean of the classes' recalls: what class_weight="balanced" aims at
         row["test_balanced_accuracy"] = balanced_accuracy(y_test, pred_test)
         row.update(_rule_stats(est, X_test))
+        if getattr(est, "alpha_", None) is not None:   # CDPR: alpha="cv" chooses it
+            row["alpha_chosen"] = float(est.alpha_)
     except Exception as exc:
         if error_score == "raise":
             raise
@@ -204,7 +206,8 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
         ``train_accuracy``, ``test_accuracy``, ``test_balanced_accuracy`` (the mean of the
         classes' test recalls), ``test_coverage``, ``n_rules``,
         ``n_literals``, ``max_rule_size``, ``solver_status``, ``fit_time``,
-        ``predict_time`` and ``error``.
+        ``predict_time`` and ``error``; for CDPR also ``alpha_chosen``, the minimum rule
+        accuracy the rules were selected with (the value ``alpha="cv"`` chose).
 
     Examples
     --------
@@ -239,6 +242,7 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
         rows.append(row)
     columns = sorted({k for row in rows for k in row if k.startswith("param_")})
     columns += ["split", "seed", *[c for c in METRIC_COLUMNS if c != "error"],
+                *(["alpha_chosen"] if any("alpha_chosen" in row for row in rows) else []),
                 *TIMING_COLUMNS, "error"]
     return pd.DataFrame(rows, columns=columns)
 

@@ -44,6 +44,18 @@ def test_table_shape_order_and_columns(data):
     assert (table.solver_status == "heuristic").all() and (table.error == "").all()
 
 
+def test_alpha_chosen_column(data):
+    """CDPR sweeps record the alpha each fit selected with: the value alpha="cv" chose, or
+    the fixed one; other estimators have no such column."""
+    X, y = data
+    table = run_sweep(_cdpr(), {"alpha": ["cv", 0.8]}, X, y, n_splits=2)
+    cv, fixed = table[table.param_alpha == "cv"], table[table.param_alpha == 0.8]
+    assert cv.alpha_chosen.isin([0.6, 0.7, 0.8, 0.9]).all() and (fixed.alpha_chosen == 0.8).all()
+    plain = run_sweep(DecisionTreeClassifier(), {"max_depth": [1]}, X[["a", "b"]], y,
+                      n_splits=2)
+    assert "alpha_chosen" not in plain.columns
+
+
 def test_balanced_accuracy_column(data):
     """test_balanced_accuracy is the mean of the classes' test recalls: 0.5 for a constant
     prediction on two classes, and the weighted CDPR fit is scored by it too."""
