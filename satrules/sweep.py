@@ -156,7 +156,6 @@ def _run_task(estimator: Any, params: Mapping[str, Any], X: Any, y: Any, seed: i
     return row
 
 
-
 def _grid(param_grid: Mapping[str, Sequence] | Sequence[Mapping[str, Sequence]]) -> list[dict]:
     from sklearn.model_selection import ParameterGrid
 

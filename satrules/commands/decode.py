@@ -86,7 +86,6 @@ def _rules_estimator(doc, est, layout, sol):
 
 
 def _cdprl_estimator(doc, est, layout, sol, extra):
-    from satrules import metrics
     from satrules.encoders.cdprl import decode_cdprl
 
     answer = decode_cdprl(layout, sol)
@@ -94,19 +93,10 @@ def _cdprl_estimator(doc, est, layout, sol, extra):
     weights = extra.get("weights")   # the rows' scaled weights of a weighted encode
     est.result_ = answer
     est.rules_ = pool.subset(np.asarray(answer.selected, dtype=np.intp))
-    uncovered = ~metrics.covered(est.rules_.covers)
-    rows = uncovered if uncovered.any() else slice(None)
-    est.default_ = est.classes_[np.bincount(
-        y_index[rows], minlength=len(est.classes_),
-        weights=None if weights is None else np.asarray(weights)[rows]).argmax()]
-    # the null test, as fit makes it: on the training rows' predictions (read from the
-    # rules' training covers) and, after a cross-validation of alpha, on held-out rows
-    est._null_test(est._predict_covers(est.rules_.covers), y_index,
-                   None if weights is None else np.asarray(weights),
-                   getattr(est, "held_out_test_", None))
-    est.region_counts_ = metrics.region_counts(est._regions(est.rules_.covers), y_index,
-                                               est._n_regions(), len(est.classes_),
-                                               sample_weight=weights)
+    # the default class, the null test (after a cross-validation of alpha, on held-out
+    # rows too) and the region counts, as fit sets them
+    est._conclude(y_index, None if weights is None else np.asarray(weights),
+                  held_out=getattr(est, "held_out_test_", None))
     return est
 
 

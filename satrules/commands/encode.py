@@ -169,7 +169,6 @@ def _encode_cdprl(args, X, y, weights=None):
     from satrules.commands.learn import make_estimator
     from satrules.encoders.cdprl import encode_cdprl
     from satrules.estimators._weights import partition_weights
-    from satrules.mining import mine_rules
 
     if args.positive is not None:
         raise ValueError("--positive applies to imli and imlib only")
@@ -178,19 +177,13 @@ def _encode_cdprl(args, X, y, weights=None):
     # a local-search fit validates the data and parameters, fits the column encoder
     # (encoder_) and chooses alpha_ as the exact method's fit chooses it (alpha="cv"
     # cross-validates with the local search); the candidate pool is then mined again
-    # with the same first seed fit drew
     est.fit(X, y, sample_weight=None if weights is None else weights.to_numpy())
     X, y, scaled = _row_weights(est, X, y, weights)
     classes = est.classes_
     y_index = np.searchsorted(classes, y)
     encoded = est.encoder_.transform(X.to_numpy(dtype=object))
-    rng = check_random_state(args.random_state)
-    cands = mine_rules(encoded, y_index, miner=est.miner, n_estimators=est.n_estimators,
-                       max_depth=est.max_depth, random_state=int(rng.randint(2**31 - 1)),
-                       feature_names=est.encoder_.feature_names,
-                       indicators=est.encoder_.indicators, sample_weight=scaled)
-    cands.labels = np.unique(y_index)[cands.labels]   # as fit: a class may weigh 0 in all
-    cands.class_names = tuple(classes.tolist())
+    # mined as fit mines them: the first seed fit drew, the bounds moved as fit moves them
+    cands = est._mine(encoded, y_index, scaled, check_random_state(args.random_state))
     pool = cands.filter(est.alpha_, est.delta)
     enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,
                        accuracy=cands.accuracy[pool],

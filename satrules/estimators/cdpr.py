@@ -644,6 +644,14 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         self.result_ = self._select(cands.covers[pool], cands.accuracy[pool], rng,
                                     None if weights is None else partition_weights(weights))
         self.rules_ = cands.subset(pool[np.asarray(self.result_.selected, dtype=np.intp)])
+        self._conclude(y_index, weights, encoded, held_out)
+
+    def _conclude(self, y_index, weights=None, encoded=None, held_out=None):
+        """For the selected ``rules_``: set the default class, run the null test and count
+        the regions.  The null test reads the training rows' predictions from ``encoded``
+        (fit), or from the rules' training covers (``satrules decode``, which has no
+        rows); they differ only on missing values, which the trees sent below every
+        threshold."""
         uncovered = ~metrics.covered(self.rules_.covers)
         if self.default_class is not None:
             self.default_ = self.default_class
@@ -652,7 +660,9 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
             self.default_ = self.classes_[np.bincount(
                 y_index[rows], minlength=len(self.classes_),
                 weights=None if weights is None else weights[rows]).argmax()]
-        self._null_test(self._predict_encoded(encoded), y_index, weights, held_out)
+        predicted = self._predict_covers(self.rules_.covers) if encoded is None else \
+            self._predict_encoded(encoded)
+        self._null_test(predicted, y_index, weights, held_out)
         self.region_counts_ = metrics.region_counts(   # covers: the training rows'
             self._regions(self.rules_.covers), y_index, self._n_regions(), len(self.classes_),
             sample_weight=weights)
