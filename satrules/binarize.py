@@ -32,7 +32,8 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
 * **duration** feature (``timedelta64`` values, timedelta objects, or strings that are
   all durations as pandas writes them, ``3 days 04:00:00``): threshold columns on the
   number of days, at observed durations, printed as durations (``stay <= 3 days``,
-  ``wait > 06:00:00``); at transform the values must be durations too;
+  ``wait > 06:00:00``; a column whose every value is hours and minutes, ``13:30``, prints
+  so: ``time <= 13:30``); at transform the values must be durations too;
 * **quantity** feature (strings that are all numbers written alike with a currency sign,
   a unit or thousands separators: ``$1,250.50``, ``13.5%``, ``36 months``; see
   :func:`satrules.rules.quantity_unit`): threshold columns as for an ordinal feature, on
@@ -92,6 +93,7 @@ from satrules.rules import (
     date_days,
     date_order,
     duration_days,
+    duration_form,
     format_quantity,
     level_key,
     level_ranks,
@@ -384,6 +386,9 @@ def _almost_read(values: np.ndarray, counts: Counter) -> str:
                 return ""
         else:
             forms[form] += count
+    if other is None and len(forms) > 1:   # two forms (38:31:00 and 22:07): the rarer one
+        minor = min(forms, key=forms.get)
+        other = next(v for v in counts if isinstance(v, str) and written_as(v) == minor)
     if not forms or other is None:
         return ""
     form, n_read = forms.most_common(1)[0]
@@ -938,8 +943,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             cuts = np.zeros(0) if len(distinct) <= 1 else \
                 _thresholds(numeric, self.n_thresholds_, y, self.thresholds, short=False,
                             n_tree=self.n_tree_thresholds_)
-            order = date_order(vals) if kind == "date" else None
-            return kind, cuts if order is None else (order, cuts), has_missing
+            # how numeric dates were ordered, or that durations were hours and minutes
+            form = date_order(vals) if kind == "date" else duration_form(vals)
+            return kind, cuts if form is None else (form, cuts), has_missing
         if kind == "quantity":   # a threshold even for two values: it prints in the unit
             cuts = np.zeros(0) if len(distinct) <= 1 else \
                 _thresholds(numeric, self.n_thresholds_, y, self.thresholds,
@@ -978,9 +984,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         unit = kind if kind in ("date", "duration") else ""
         if kind == "quantity":
             unit, values = values
-        if kind == "date" and isinstance(values, tuple):   # numeric dates: (order, cuts)
-            order, values = values
-            unit = f"date:{order}"
+        if kind in ("date", "duration") and isinstance(values, tuple):   # (order, cuts) of
+            form, values = values                     # numeric dates, ("hm", cuts) of hours
+            unit = f"{kind}:{form}"                   # and minutes
         levels, values = values if kind == "ordered" else ((), values)
         conds = [Condition(name, "<=", float(t), f, "ordinal", nullable=with_missing, unit=unit,
                            levels=levels) for t in values]
@@ -1057,6 +1063,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 elif kind == "date" and isinstance(values, tuple):   # (order, cuts)
                     order, values = values
                     numeric[~miss] = date_values(col[~miss], name, order)
+                elif kind == "duration" and isinstance(values, tuple):   # ("hm", cuts)
+                    form, values = values
+                    numeric[~miss] = duration_values(col[~miss], name, form)
                 else:
                     numeric[~miss] = _VALUES[kind](col[~miss], name)
             cuts = np.asarray(values, dtype=float)[None, :]
@@ -1219,16 +1228,22 @@ def _unread(values: np.ndarray, reads: Any) -> list[str]:
     return bad
 
 
-def duration_values(values: np.ndarray, name: str) -> np.ndarray:
+def duration_values(values: np.ndarray, name: str, form: str | None = None) -> np.ndarray:
     """Return the non-missing ``values`` of a feature that held durations in fit as days,
-    or raise :class:`FeatureTypeError` naming the values that are not durations."""
-    days = duration_days(values)
+    or raise :class:`FeatureTypeError` naming the values that are not durations.
+    ``form``: ``"hm"`` when fit read them as hours and minutes (``13:30``), which then
+    read so among other forms too (:func:`satrules.rules.duration_days`)."""
+    days = duration_days(values, form)
     if days is None:
-        bad = _unread(values, duration_days)
+        bad = _unread(values, lambda one: duration_days(one, form))
+        if not bad:   # each reads alone, not together: hours:minutes among other forms
+            bad = [str(v) for v in dict.fromkeys(values.tolist())
+                   if duration_form(np.array([v], dtype=object)) is not None][:6]
         raise FeatureTypeError(
             f"feature {name!r} held durations in fit but holds non-duration value(s) "
             f"{bad[:5]}{' ...' if len(bad) > 5 else ''}; pass timedelta64 or timedelta values, "
-            "or strings such as '3 days 04:00:00' (or NaN / NaT for missing)")
+            "or strings such as '3 days 04:00:00' (hours and minutes such as '13:30' only "
+            "when every value is written so; or NaN / NaT for missing)")
     return days
 
 

@@ -20,7 +20,10 @@ Missing values (NaN) fail every condition on their feature (``x <= t`` and ``x >
 alike).  The ensemble cannot take NaN, so it is grown on a copy with NaN replaced by a
 value below the feature's minimum (a heuristic that only shapes the candidates); the
 rules' covers, classes and accuracies are then computed from the intervals on the data
-with its NaN, so they follow the missing-value semantics exactly.
+with its NaN, so they follow the missing-value semantics exactly.  A split of that
+stand-in leaves a lower bound below every value; where the interval has an upper bound as
+well, it is dropped (``age <= 31``, not ``-0.5 < age <= 31``: the upper bound excludes
+the missing values already).
 
 References
 ----------
@@ -38,7 +41,13 @@ import scipy.sparse as sp
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
 from satrules.binarize import shortest_decimal
-from satrules.rules import MISSING, format_day, format_duration, format_quantity
+from satrules.rules import (
+    MISSING,
+    format_day,
+    format_duration,
+    format_hours_minutes,
+    format_quantity,
+)
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
@@ -80,6 +89,21 @@ def _shorten_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
         for arr in (lo, hi):
             finite = np.isfinite(arr[:, f])
             arr[finite, f] = short[np.searchsorted(cuts, arr[finite, f])]
+
+
+def _open_low_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
+    """Open, in place, every lower bound below all of a feature's training values (NaN
+    ignored) on an interval whose upper bound is finite: ``-0.5 < age <= 31`` becomes
+    ``age <= 31``.  Such a bound comes from a split of the stand-in for missing values
+    (module notes) and only excludes the missing values, which fail the upper bound as
+    well, so no training cover changes; a new value below the training minimum is then
+    covered, as the printed rule says.  (With no upper bound, ``x > lo`` says "x is not
+    missing" and stays.)"""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
+        least = np.nanmin(X, axis=0)
+    below = np.isfinite(lo) & np.isfinite(hi) & (lo < least[None, :])
+    lo[below] = -np.inf
 
 
 def _short_cut(t: float, distinct: np.ndarray, pos: int) -> float:
@@ -140,6 +164,9 @@ class MinedRule:
     #: index of each quantity feature (numbers written with a unit, ``13.5%``) -> the
     #: unit's text with ``{}`` for the number, in which its bounds print
     units: dict = field(default_factory=dict, hash=False)
+    #: indices of duration features written as hours and minutes (``13:30``), whose
+    #: bounds print so
+    hours_minutes: frozenset = frozenset()
 
     @property
     def width(self) -> int:
@@ -155,6 +182,7 @@ class MinedRule:
             # an indicator is 0/1 and trees split it at 0.5: "x > t" means "= value"
             return f"{column} {'=' if np.isinf(hi) else '!='} {value}"
         fmt = format_day if feature in self.dates else \
+            format_hours_minutes if feature in self.hours_minutes else \
             format_duration if feature in self.durations else _fmt
         if feature in self.units:
             def fmt(value, unit=self.units[feature]):
@@ -205,6 +233,8 @@ class Candidates:
         Indices of date features (values are days since 1970-01-01), printed as dates.
     durations : iterable of int, optional
         Indices of duration features (values are days), printed as durations.
+    hours_minutes : iterable of int, optional
+        Those of ``durations`` written as hours and minutes (``13:30``), printed so.
     units : dict, optional
         Index of each quantity feature (numbers written with a unit) -> the unit's text
         with ``{}`` for the number (``"{}%"``); its bounds print in it.
@@ -221,7 +251,8 @@ class Candidates:
     """
 
     def __init__(self, lo, hi, labels, covers, accuracy, feature_names, class_names,
-                 indicators=None, dates=(), levels=None, durations=(), units=None):
+                 indicators=None, dates=(), levels=None, durations=(), units=None,
+                 hours_minutes=()):
         self.lo = np.asarray(lo, dtype=np.float64)
         self.hi = np.asarray(hi, dtype=np.float64)
         self.labels = np.asarray(labels, dtype=np.intp)
@@ -232,6 +263,7 @@ class Candidates:
         self.indicators = dict(indicators or {})
         self.dates = tuple(sorted(int(f) for f in dates))
         self.durations = tuple(sorted(int(f) for f in durations))
+        self.hours_minutes = tuple(sorted(int(f) for f in hours_minutes))
         self.levels = {int(f): tuple(lv) for f, lv in (levels or {}).items()}
         self.units = {int(f): str(unit) for f, unit in (units or {}).items()}
         self.width = (np.isfinite(self.lo) | np.isfinite(self.hi)).sum(axis=1)
@@ -249,7 +281,8 @@ class Candidates:
                          int(self.support[index]), frozenset(getattr(self, "dates", ())),
                          dict(getattr(self, "levels", {})),
                          frozenset(getattr(self, "durations", ())),
-                         dict(getattr(self, "units", {})))
+                         dict(getattr(self, "units", {})),
+                         frozenset(getattr(self, "hours_minutes", ())))
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -269,7 +302,7 @@ class Candidates:
                           self.covers[index], self.accuracy[index], self.feature_names,
                           self.class_names, self.indicators, getattr(self, "dates", ()),
                           getattr(self, "levels", None), getattr(self, "durations", ()),
-                          getattr(self, "units", None))
+                          getattr(self, "units", None), getattr(self, "hours_minutes", ()))
 
     def filter(self, alpha: float = 0.0, delta: int | None = None) -> np.ndarray:
         """Return the indices of B_{α,δ}: accuracy ≥ ``alpha`` and width ≤ ``delta``.
@@ -444,6 +477,8 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     trees = list(np.ravel(model.estimators_))
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
     _shorten_bounds(lo, hi, X_raw)
+    if nan.any():   # a lower bound below every value, from the stand-in, with an upper
+        _open_low_bounds(lo, hi, X_raw)   # bound too, excludes only NaN, as that does
     # leaf of every sample in every tree, as global node ids (tree order = estimators_ ravel order)
     leaves = model.apply(X).reshape(n_samples, -1).astype(np.int64) + offsets[:-1][None, :]
     n_classes = len(classes)

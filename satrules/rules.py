@@ -67,6 +67,11 @@ _MONTHS = {name: i for i, month in enumerate(
 #: +23:00:00; or hours:minutes:seconds, 02:09:06 (a race time, a time of day)
 _DURATION = re.compile(r"-?\d+ days?(?: [+-]?\d{2}:\d{2}:\d{2}(?:\.\d+)?)?"
                        r"|\d+:[0-5]\d:[0-5]\d(?:\.\d+)?")
+#: hours and minutes without seconds, 13:30, 9:05, 123:45 (a time of day, an elapsed
+#: time); a column reads so only when every value is written so (:func:`duration_form`)
+_HOURS_MINUTES = re.compile(r"\d{1,3}:[0-5]\d")
+#: the form name of such a column (:class:`Condition` unit ``"duration:hm"``)
+HOURS_MINUTES = "hm"
 #: a number written with a currency sign, a unit or thousands separators ($1,250.50, 13.5%,
 #: 36 months): (text before, the number, text after), the texts without digits
 _QUANTITY = re.compile(r"(\D*?)([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)(\D*)")
@@ -165,7 +170,7 @@ _NUMERIC_DATE = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})"
 #: the orders a numeric date may be written in
 DATE_ORDERS = ("mdy", "dmy")
 #: the units of a condition other than a quantity's text
-_UNITS = ("", "date", "date:mdy", "date:dmy", "duration")
+_UNITS = ("", "date", "date:mdy", "date:dmy", "duration", "duration:hm")
 
 
 def date_order(values: np.ndarray) -> str | None:
@@ -233,26 +238,62 @@ def _written_dates(values: np.ndarray, order: str | None = None) -> list | None:
 
 
 def written_as(text: str) -> str | None:
-    """``"date"`` or ``"duration"`` when ``text`` is written as a date or a duration this
-    module reads (by its form alone: ``2004-02-31`` passes), else None.
+    """``"date"``, ``"duration"`` or ``"hours:minutes"`` when ``text`` is written as a
+    date, a duration or hours and minutes as this module reads them (by its form alone:
+    ``2004-02-31`` passes), else None.
 
-    >>> written_as("6/24/2009"), written_as("02:09:06"), written_as("22:07")
-    ('date', 'duration', None)
+    >>> written_as("6/24/2009"), written_as("02:09:06"), written_as("22:07"), written_as("7")
+    ('date', 'duration', 'hours:minutes', None)
     """
     text = text.strip()
     if _ISO_DATE.fullmatch(text) or _NUMERIC_DATE.fullmatch(text) or _month_name_date(text):
         return "date"
-    return "duration" if _DURATION.fullmatch(text) else None
+    if _DURATION.fullmatch(text):
+        return "duration"
+    return "hours:minutes" if _HOURS_MINUTES.fullmatch(text) else None
 
 
-def duration_days(values: np.ndarray) -> np.ndarray | None:
+def duration_form(values: np.ndarray) -> str | None:
+    """:data:`HOURS_MINUTES` (``"hm"``) when every one of the non-missing ``values`` is a
+    string of hours and minutes (``13:30``, ``9:05``; no seconds), else None.
+
+    Such a column is read as a duration of hours and minutes (:func:`duration_days`) and
+    its thresholds print in that form (:func:`format_hours_minutes`), so the rules read
+    as the data is written, whether the values are times of day or elapsed times.
+
+    >>> duration_form(np.array(["13:30", "9:05"], dtype=object)), duration_form(
+    ...     np.array(["13:30", "13:30:00"], dtype=object))
+    ('hm', None)
+    """
+    if len(values) == 0 or values.dtype.kind not in "OU":
+        return None
+    try:
+        distinct = set(values.tolist())
+    except TypeError:
+        return None
+    return HOURS_MINUTES if all(isinstance(v, str) and _HOURS_MINUTES.fullmatch(v.strip())
+                                for v in distinct) else None
+
+
+def _hours_minutes_days(values: np.ndarray) -> np.ndarray:
+    """Days of hours-and-minutes strings (all of them checked by :func:`duration_form`)."""
+    distinct = {v: v.strip().split(":") for v in set(values.tolist())}
+    minutes = {v: int(h) * 60 + int(m) for v, (h, m) in distinct.items()}
+    return np.array([minutes[v] for v in values.tolist()], dtype=np.float64) / 1440.0
+
+
+def duration_days(values: np.ndarray, form: str | None = None) -> np.ndarray | None:
     """Return non-missing duration ``values`` as days (float64), or None.
 
     Durations are numpy ``timedelta64`` values, ``datetime.timedelta`` /
     ``pandas.Timedelta`` objects, or strings as pandas writes them (``3 days``,
     ``3 days 04:00:00``, ``0 days 00:30:00``: how a ``timedelta64`` column reaches a CSV
-    file) or as hours:minutes:seconds (``02:09:06``: a race time, a time of day).  None
-    when any value is none of these.
+    file) or as hours:minutes:seconds (``02:09:06``: a race time, a time of day).  Strings
+    that are *all* hours and minutes (``13:30``, ``9:05``; :func:`duration_form`) read as
+    such; mixed with other forms they do not (``22:07`` among ``38:31:00`` may be
+    minutes and seconds).  ``form="hm"``: the feature was read as hours and minutes in
+    fit, so hours-and-minutes strings read so among the other forms too.  None when any
+    value is none of these.
 
     Examples
     --------
@@ -262,7 +303,21 @@ def duration_days(values: np.ndarray) -> np.ndarray | None:
     [0.25, 1.5]
     >>> duration_days(np.array(["3 days", "soon"], dtype=object)) is None
     True
+    >>> duration_days(np.array(["13:30", "6:00"], dtype=object)).tolist()
+    [0.5625, 0.25]
     """
+    if duration_form(values) is not None:
+        return _hours_minutes_days(values)
+    if form == HOURS_MINUTES and values.dtype.kind in "OU" and len(values):
+        clock = np.array([isinstance(v, str) and _HOURS_MINUTES.fullmatch(v.strip()) is not None
+                          for v in values.tolist()])
+        if clock.any():
+            rest = duration_days(values[~clock])
+            if rest is None:
+                return None
+            days = np.empty(len(values))
+            days[clock], days[~clock] = _hours_minutes_days(values[clock]), rest
+            return days
     days, items = _temporal(values, "m", _DURATION, datetime.timedelta | np.timedelta64)
     if items is None:
         return days
@@ -287,6 +342,18 @@ def format_duration(days: float) -> str:
     if text.endswith(" 00:00:00"):
         return text[:-9]
     return text[7:] if text.startswith("0 days ") else text
+
+
+def format_hours_minutes(days: float) -> str:
+    """A duration of ``days`` written as hours and minutes, as :func:`duration_form`
+    columns are (``13:30``; seconds rounded away, so a threshold prints as the observed
+    value it is).
+
+    >>> format_hours_minutes(0.5625), format_hours_minutes(0.25), format_hours_minutes(5.25)
+    ('13:30', '6:00', '126:00')
+    """
+    minutes = int(round(float(days) * 1440))
+    return f"{'-' if minutes < 0 else ''}{abs(minutes) // 60}:{abs(minutes) % 60:02d}"
 
 
 def quantity_parts(text: str) -> tuple[str, str, str] | None:
@@ -509,7 +576,9 @@ class Condition:
         ``"date:dmy"``: the same, with dates written in numbers read month first / day
         first (``6/24/2009``, :func:`date_order`).  ``"duration"``: the
         feature holds durations and the threshold is a number of days, printed as a
-        duration (``stay <= 3 days``, ``wait > 06:00:00``).  A text with ``{}`` (or
+        duration (``stay <= 3 days``, ``wait > 06:00:00``); ``"duration:hm"``: the
+        same, for a feature written as hours and minutes, printed so (``time <= 13:30``,
+        :func:`duration_form`).  A text with ``{}`` (or
         ``{:,}``, for thousands separators) in it: the feature holds numbers written with
         that text, as :func:`quantity_unit` found them (``"${:,}"``, ``"{}%"``,
         ``"{} months"``), and the threshold prints the same way (``income > $52,500``).
@@ -582,6 +651,8 @@ class Condition:
             shown = format_day(value)
         elif self.unit == "duration" and self.op != "==":
             shown = format_duration(value)
+        elif self.unit == "duration:hm" and self.op != "==":
+            shown = format_hours_minutes(value)
         elif self.levels:
             shown = str(self.levels[int(value)])
         elif isinstance(value, float) and value.is_integer():
@@ -614,10 +685,10 @@ class Condition:
             numeric = np.full(len(values), np.nan)
             if self.levels:
                 numeric = level_ranks(values, self.levels)
-            elif self.unit.startswith("date") or self.unit == "duration":
-                unit = self.unit[:4] if self.unit.startswith("date") else self.unit
+            elif self.unit.startswith("date") or self.unit.startswith("duration"):
+                unit = self.unit[:4] if self.unit.startswith("date") else "duration"
                 days = date_days(values[~miss], self.unit[5:] or None) if unit == "date" \
-                    else duration_days(values[~miss])
+                    else duration_days(values[~miss], self.unit[9:] or None)
                 if days is None:
                     raise ValueError(f"feature {self.feature!r} holds {unit}s, but some "
                                      f"values are not {unit}s" + (

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from satrules.backends.registry import available_backends
 from satrules.binarize import FeatureTypeError, ThresholdBinarizer
 from satrules.estimators import CDPRClassifier, IMLIBClassifier, IMLIClassifier
-from satrules.rules import duration_days, format_duration
+from satrules.rules import duration_days, format_duration, format_hours_minutes
 
 BACKEND = next(b for b in ("rc2", "cpsat", "bruteforce") if b in available_backends())
 
@@ -71,9 +71,16 @@ def test_duration_text_and_parsing():
     assert duration_days(np.array(["02:09:06", "123:45:00", "0:00:30.5"],
                                   dtype=object)).tolist() == \
         [(2 * 3600 + 9 * 60 + 6) / 86400, 123.75 / 24, 30.5 / 86400]
-    for odd in (["3 days", "soon"], ["12", "13"], ["3 hours"], ["7:41"], ["02:75:00"],
-                ["02:09:06", "2 h"]):
+    for odd in (["3 days", "soon"], ["12", "13"], ["3 hours"], ["7:61"], ["02:75:00"],
+                ["02:09:06", "2 h"], ["7:41", "soon"], ["7:41", "02:09:06"], ["7:41:"]):
         assert duration_days(np.array(odd, dtype=object)) is None
+    # hours and minutes, when every value is written so (or when fit read them so)
+    assert duration_days(np.array(["7:41", " 13:30", "123:05"], dtype=object)).tolist() == \
+        [461 / 1440, 810 / 1440, (123 * 60 + 5) / 1440]
+    assert duration_days(np.array(["7:41", "02:09:06"], dtype=object), "hm").tolist() == \
+        [461 / 1440, (2 * 3600 + 9 * 60 + 6) / 86400]
+    assert [format_hours_minutes(d) for d in (461 / 1440, 0, 1.5, 0.5 / 1440)] == \
+        ["7:41", "0:00", "36:00", "0:00"]
     # strings that are not all durations stay categorical
     X = pd.DataFrame({"d": ["3 days", "4 days", "a week"] * 5})
     assert ThresholdBinarizer().fit(X).feature_kinds_["d"] == "categorical"
@@ -117,6 +124,68 @@ def test_race_times_are_durations_printed_as_times():
     assert est.binarizer_.feature_kinds_ == {"time": "duration"}
     assert re.search(r"time (<=|>) 0[23]:\d{2}:\d{2}\b", est.to_text()), est.to_text()
     assert est.score(X, y) >= 0.97
+
+
+def capture_times(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """Times of day written hours:minutes (Stat2Data/Hawks' ``CaptureTime``: ``13:30``),
+    some missing, whose label flips at 13:00 (3 % flipped)."""
+    rng = np.random.default_rng(seed)
+    minutes = rng.integers(6 * 60, 20 * 60, n)
+    X = pd.DataFrame({"time": [f"{m // 60}:{m % 60:02d}" for m in minutes],
+                      "noise": rng.normal(size=n).round(2)})
+    X.loc[rng.random(n) < 0.05, "time"] = None
+    y = np.where((minutes > 13 * 60) ^ (rng.random(n) < 0.03), "late", "early")
+    return X, y
+
+
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier, CDPRClassifier])
+def test_hours_and_minutes_are_durations_printed_so(cls, tmp_path):
+    """A column of ``h:mm`` strings is a duration, not an identifier (it was dropped as one
+    before 2026-12-04): rules cut it at an observed time printed as it is written, a file
+    keeps that, and predict reads ``h:mm`` among the other duration forms."""
+    X, y = capture_times()
+    params = {"gamma": 4, "n_estimators": 10, "max_depth": 3} if cls is CDPRClassifier \
+        else {"backend": BACKEND}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no column dropped
+        est = cls(random_state=0, **params).fit(X, y)
+    text = str(est.rules_)
+    observed = set(X["time"].dropna())
+    cuts = re.findall(r"time (?:<=|>) (\d+:\d{2})\b", text) + \
+        re.findall(r"(\d+:\d{2}) < time", text)
+    assert cuts and all(c in observed for c in cuts), text
+    assert any(12 * 60 + 45 <= int(c.split(":")[0]) * 60 + int(c.split(":")[1]) <= 13 * 60 + 15
+               for c in cuts), text
+    assert not re.search(r"\d:\d{2}:\d{2}", text), text   # no seconds
+    assert est.score(X, y) >= 0.9
+    again = cls.load(est.save(tmp_path / "m.json"))
+    assert str(again.rules_) == text
+    assert (again.predict(X) == est.predict(X)).all()
+    late = pd.DataFrame({"time": ["18:00", "18:00:00"], "noise": [0.0] * 2})
+    early = late.assign(time=["7:00", "07:00:00"])
+    assert (again.predict(late) == "late").all() and (again.predict(early) == "early").all()
+    spans = pd.DataFrame({"time": pd.to_timedelta([18, 7], unit="h"), "noise": [0.0] * 2})
+    assert again.predict(spans).tolist() == ["late", "early"]
+    with pytest.raises(FeatureTypeError, match=r"'time' held durations in fit but holds "
+                                               r"non-duration value\(s\) \['noon'\]"):
+        est.predict(pd.DataFrame({"time": ["noon", "7:00"], "noise": [0.0, 0.0]}))
+
+
+def test_hours_and_minutes_mixed_with_seconds_read_only_in_the_fitted_form():
+    """At fit, ``h:mm`` among ``h:mm:ss`` is not read (``22:07`` may be minutes and
+    seconds there); a feature fitted on ``h:mm:ss`` refuses ``h:mm`` at predict, naming
+    it, and one fitted on ``h:mm`` reads both."""
+    X = pd.DataFrame({"t": ["1:00:00", "2:00:00", "3:00:00", "4:00:00"] * 5})
+    tb = ThresholdBinarizer().fit(X)
+    assert tb.feature_kinds_["t"] == "duration"
+    assert all(c.unit == "duration" for c in tb.conditions_)
+    with pytest.raises(FeatureTypeError, match=r"non-duration value\(s\) \['2:30'\]"):
+        tb.transform(pd.DataFrame({"t": ["2:30", "1:00:00"]}))
+    hm = ThresholdBinarizer().fit(pd.DataFrame({"t": ["1:00", "2:00", "3:00", "4:00"] * 5}))
+    assert {c.unit for c in hm.conditions_} == {"duration:hm"}
+    assert [c.describe() for c in hm.conditions_] == ["t <= 1:00", "t <= 2:00", "t <= 3:00"]
+    mixed = pd.DataFrame({"t": ["2:30", "2:30:00", "1:59:59"]})
+    assert hm.transform(mixed).tolist() == [[0, 0, 1], [0, 0, 1], [0, 1, 1]]
 
 
 def test_dates_still_win_over_durations():

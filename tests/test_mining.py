@@ -239,3 +239,39 @@ def test_bounds_read_on_the_data_as_given_give_the_covers(cancer, miner):
     assert np.array_equal(read, cands.covers.toarray())
     finite = np.r_[cands.lo[np.isfinite(cands.lo)], cands.hi[np.isfinite(cands.hi)]]
     assert max(len(Decimal(repr(float(d))).normalize().as_tuple().digits) for d in finite) <= 5
+
+
+@pytest.mark.parametrize("miner", ["gbdt", "rf"])
+def test_no_lower_bound_below_every_value_beside_an_upper_bound(cancer, miner, monkeypatch):
+    """With missing values the trees grow on a stand-in below each feature's minimum, and
+    a split of it left `-0.5 < age <= 31`-like bounds (`-4:48 < time <= 12:01` on times of
+    day).  Such a bound beside a finite upper bound is opened: no rule keeps one, and the
+    rules, covers, classes and accuracies are those the bounds gave (rules that became
+    equal merge)."""
+    X, y = cancer
+    X = X[:, :3].copy()
+    X[np.random.default_rng(0).random(X.shape) < 0.3] = np.nan
+    cands = mine_rules(X, y, miner=miner, n_estimators=50, max_depth=3, random_state=0)
+    monkeypatch.setattr(mining, "_open_low_bounds", lambda lo, hi, X: None)
+    kept = mine_rules(X, y, miner=miner, n_estimators=50, max_depth=3, random_state=0)
+    least = np.nanmin(X, axis=0)
+    def low(c):   # finite lower bounds below every value, beside a finite upper bound
+        return np.isfinite(c.lo) & np.isfinite(c.hi) & (c.lo < least)
+
+    assert not low(cands).any()
+    assert low(kept).any()   # there was something to open
+
+    def rules(c):
+        lo = np.where(low(c), -np.inf, c.lo)
+        return {(lo[i].tobytes(), c.hi[i].tobytes(), c.covers[i].toarray().tobytes(),
+                 int(c.labels[i]), float(np.nan_to_num(c.accuracy[i], nan=-1.0)))
+                for i in range(len(c))}
+
+    assert rules(cands) == rules(kept)
+    read = np.ones((len(cands), len(X)), dtype=bool)
+    with np.errstate(invalid="ignore"):
+        for f in range(X.shape[1]):
+            free = (np.isinf(cands.lo[:, f]) & np.isinf(cands.hi[:, f]))[:, None]
+            read &= free | ((X[:, f][None, :] > cands.lo[:, [f]]) &
+                            (X[:, f][None, :] <= cands.hi[:, [f]]))
+    assert np.array_equal(read, cands.covers.toarray())

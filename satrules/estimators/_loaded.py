@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from satrules.rules import DATE_ORDERS, MISSING, is_quantity_unit
+from satrules.rules import DATE_ORDERS, HOURS_MINUTES, MISSING, is_quantity_unit
 
 __all__ = ["check_loaded"]
 
@@ -167,6 +167,12 @@ def _check_encoder(encoder: Any, est: Any) -> None:
             for order, k in zip(orders, kinds, strict=True)):
         _fail(f"encoder_.date_orders must hold, per feature, None or (for a date feature) "
               f"one of {list(DATE_ORDERS)}")
+    forms = getattr(encoder, "duration_forms", None) or [None] * len(kinds)
+    if not isinstance(forms, list) or len(forms) != len(kinds) or any(
+            form is not None and (k != "duration" or form != HOURS_MINUTES)
+            for form, k in zip(forms, kinds, strict=True)):
+        _fail(f"encoder_.duration_forms must hold, per feature, None or (for a duration "
+              f"feature written as hours and minutes) {HOURS_MINUTES!r}")
     levels = getattr(encoder, "levels", None) or [None] * len(kinds)
     if not isinstance(levels, list) or len(levels) != len(kinds) or any(
             (lv is not None) != (k == "ordered") or (lv is not None and (
@@ -233,6 +239,11 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 _fail(f"{where}: a date feature's values must be thresholds or (order, "
                       f"thresholds) with the order one of {list(DATE_ORDERS)}")
             order, values = values
+        if kind == "duration" and isinstance(values, tuple):   # ("hm", thresholds)
+            if len(values) != 2 or values[0] != HOURS_MINUTES:
+                _fail(f"{where}: a duration feature's values must be thresholds or "
+                      f"({HOURS_MINUTES!r}, thresholds)")
+            order, values = values
         if kind == "quantity":   # (the unit's text, thresholds)
             if not (isinstance(values, tuple) and len(values) == 2
                     and isinstance(values[0], str) and is_quantity_unit(values[0])):
@@ -258,7 +269,7 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 values = (levels, values)
             if kind == "quantity":
                 values = (unit, values)
-            if kind == "date" and isinstance(spec[1], tuple):
+            if kind in ("date", "duration") and isinstance(spec[1], tuple):
                 values = (order, values)
         elif kind == "categorical" and not isinstance(values, list):
             _fail(f"{where}: categories must be a list")
@@ -338,6 +349,10 @@ def _check_candidates(cands: Any, classes: Any) -> None:
         if (bounds >= len(lv)).any():
             _fail(f"rules_: ordered feature {f} has a bound at rank {int(bounds.max())}, "
                   f"beyond its {len(lv)} level(s)")
+    clock = getattr(cands, "hours_minutes", None) or ()
+    if not isinstance(clock, tuple) or any(
+            not isinstance(f, int) or f not in getattr(cands, "durations", ()) for f in clock):
+        _fail("rules_.hours_minutes must hold indices of duration features (rules_.durations)")
     units = getattr(cands, "units", None) or {}
     if not isinstance(units, dict) or any(
             not isinstance(f, int) or not 0 <= f < lo.shape[1] or not isinstance(unit, str)

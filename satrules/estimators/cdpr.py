@@ -51,14 +51,14 @@ from satrules.estimators._weights import (
     partition_weights,
 )
 from satrules.mining import mine_rules
-from satrules.rules import date_order, level_ranks, missing_mask
+from satrules.rules import date_order, duration_form, level_ranks, missing_mask
 
 __all__ = ["CDPRClassifier"]
 
 _METHODS = ("gra", "gdy", "local", "exact")
 #: encoder column kinds kept as one number per row (ordered: the rank of the level)
 _NUMERIC_KINDS = ("numeric", "date", "duration", "quantity", "ordered")
-_VALUES = {"numeric": numeric_values, "duration": duration_values}   # dates: their order
+_VALUES = {"numeric": numeric_values}   # dates, durations: their order, their form
 _RESOLVE = ("accuracy", "coverage", "vote")
 #: the values ``alpha="cv"`` chooses from, the default ``alpha``, and the folds
 ALPHA_GRID = (0.6, 0.7, 0.8, 0.9)
@@ -89,6 +89,7 @@ class _ColumnEncoder:
         self.levels = [None] * X.shape[1]
         self.units = [None] * X.shape[1]   # a quantity's unit text ("{}%")
         self.date_orders = [None] * X.shape[1]   # dates in numbers: "mdy" or "dmy"
+        self.duration_forms = [None] * X.shape[1]   # "hm": hours and minutes, 13:30
         commas = {}   # categorical columns of numbers written with decimal commas
         for j in range(X.shape[1]):
             column = X[:, j]
@@ -106,6 +107,8 @@ class _ColumnEncoder:
                     self.units[j], numeric = numeric
                 if kind == "date":
                     self.date_orders[j] = date_order(values)
+                if kind == "duration":
+                    self.duration_forms[j] = duration_form(values)
             if kind == "id":
                 self.dropped[self.names[j]] = numeric
                 kind, cats = "dropped", None
@@ -144,6 +147,14 @@ class _ColumnEncoder:
         return [self.feature_names.index(name) for name, k in zip(self.names, kinds,
                                                                   strict=False)
                 if k == kind]
+
+    def hours_minutes_features(self) -> list[int]:
+        """Indices, among ``feature_names``, of the durations written as hours and
+        minutes (``13:30``; :func:`satrules.rules.duration_form`), printed so."""
+        forms = getattr(self, "duration_forms", None) or [None] * len(self.names)
+        return [self.feature_names.index(name) for name, form in zip(self.names, forms,
+                                                                      strict=True)
+                if form is not None]
 
     def ordered_features(self) -> dict[int, tuple]:
         """Index, among ``feature_names``, of each ordered category -> its levels."""
@@ -189,6 +200,10 @@ class _ColumnEncoder:
                 values = np.full(len(column), np.nan)
                 orders = getattr(self, "date_orders", None) or [None] * len(kinds)
                 values[~miss] = date_values(column[~miss], self.names[j], orders[j])
+            elif kind == "duration":   # files saved before duration_forms existed have none
+                values = np.full(len(column), np.nan)
+                forms = getattr(self, "duration_forms", None) or [None] * len(kinds)
+                values[~miss] = duration_values(column[~miss], self.names[j], forms[j])
             elif kind in _NUMERIC_KINDS:
                 values = np.full(len(column), np.nan)
                 values[~miss] = _VALUES[kind](column[~miss], self.names[j])
@@ -618,6 +633,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         cands.class_names = tuple(self.classes_.tolist())
         cands.dates = tuple(self.encoder_.features_of("date"))
         cands.durations = tuple(self.encoder_.features_of("duration"))
+        cands.hours_minutes = tuple(self.encoder_.hours_minutes_features())
         cands.levels = self.encoder_.ordered_features()
         cands.units = self.encoder_.quantity_features()
         for f in cands.durations:   # bounds moved down to an observed duration split alike
