@@ -9,8 +9,10 @@ test accuracy for α in ``--alphas`` on sets drawn as :mod:`benchmarks.bench_smo
 them (seed ``--seed``, 150-20,000 rows, every column as loaded), ``--n-multi`` with
 targets of 3-20 classes and ``--n-binary`` with two (or, with ``--learner-sets``, the
 15 sets of :mod:`benchmarks.bench_learners`), over stratified 80/20 splits with
-seeds ``--seeds``, for ``--methods`` (``gra``, ``gdy``, ``local``, ``exact``; other
-parameters at their defaults), beside the random forest of
+seeds ``--seeds``, for ``--methods`` (``gra``, ``gdy``, ``local``, ``exact``, each
+optionally with a miner, ``gra-hist``: ``miner="hist"``; other parameters at their
+defaults; with several methods each is also paired to the first listed with the same
+selection method, ``exact-hist`` to ``exact-gbdt``), beside the random forest of
 :mod:`benchmarks.bench_learners` (without ``rownames``; bool columns as 0/1).
 
 Usage::
@@ -87,9 +89,10 @@ def run(job: tuple) -> list[dict]:
             flags = train.select_dtypes(bool).columns   # the imputer refuses bool
             train, test = train.astype({c: int for c in flags}), \
                 test.astype({c: int for c in flags})
-        else:
+        else:   # cdpr-gra, cdpr-exact; a suffix names the miner (cdpr-gra-hist)
+            _, cdpr_method, *miner = method.split("-")
             est = make("cdpr-gra", seed, alpha=alpha)
-            est.set_params(method=method.split("-")[1])
+            est.set_params(method=cdpr_method, **({"miner": miner[0]} if miner else {}))
         start = time.perf_counter()
         try:
             with warnings.catch_warnings():
@@ -142,6 +145,12 @@ def report(rows: list[dict], argv: list[str]) -> str:
     fits = list(dict.fromkeys((r["method"], r["alpha"]) for r in rows))
     seeds = sorted({r["seed"] for r in rows})
     paired = {(r["set"], r["method"], r["alpha"], r["seed"]): r["test_acc"] for r in rows}
+    methods = list(dict.fromkeys(m for m, _ in fits if m != "rf"))
+    # each method's base: the first method of the same selection method (cdpr-exact-hist
+    # -> cdpr-exact-gbdt), else the first method
+    first_of = {m: next((b for b in methods if b.split("-")[1] == m.split("-")[1]),
+                        methods[0]) for m in methods}
+    first_of = {m: b if b != m else methods[0] for m, b in first_of.items()}
 
     def summary(kind, chosen):
         out = []
@@ -157,12 +166,23 @@ def report(rows: list[dict], argv: list[str]) -> str:
             else:
                 diffs = [paired[(s, method, alpha, seed)]
                          - paired[(s, method, DEFAULT_ALPHA, seed)]
-                         for s in chosen for seed in seeds]
+                         for s in chosen for seed in seeds] \
+                    if (method, DEFAULT_ALPHA) in fits else []   # 0.7 not run: no pairing
                 se = np.std(diffs, ddof=1) / np.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-                line += [f"{np.mean(diffs):+.4f} ± {se:.4f}" if alpha != DEFAULT_ALPHA else "",
+                shown = diffs and alpha != DEFAULT_ALPHA
+                line += [f"{np.mean(diffs):+.4f} ± {se:.4f}" if shown else "",
                          f"{sum(d > 0 for d in diffs)}/{sum(d < 0 for d in diffs)}"
-                         if alpha != DEFAULT_ALPHA else "",
+                         if shown else "",
                          f"{np.mean([lits[(s, method, alpha)] for s in chosen]):.1f}"]
+            if len(methods) > 1:   # paired to the first of its selection method, same α
+                first = first_of.get(method, method)
+                diffs = [paired[(s, method, alpha, seed)] - paired[(s, first, alpha, seed)]
+                         for s in chosen for seed in seeds] \
+                    if method not in ("rf", first) else []
+                se = np.std(diffs, ddof=1) / np.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+                line += [f"{np.mean(diffs):+.4f} ± {se:.4f}" if diffs else "",
+                         f"{sum(d > 0 for d in diffs)}/{sum(d < 0 for d in diffs)}"
+                         if diffs else ""]
             out.append(line)
         return out
 
@@ -191,9 +211,14 @@ def report(rows: list[dict], argv: list[str]) -> str:
         "## Mean over the sets", "",
         "`vs RF`: mean difference to the forest; `≥ maj`: sets whose mean test accuracy is "
         f"at least the majority rate; `vs α={DEFAULT_ALPHA}`: paired difference over sets "
-        "and seeds (mean ± standard error), and the splits where it is better/worse.", "",
+        "and seeds (mean ± standard error), and the splits where it is better/worse" + (
+            "; `vs base`: the same, paired at the same α to the first method listed "
+            "with the same selection method (`cdpr-exact-hist` to `cdpr-exact-gbdt`), or "
+            f"else to `{methods[0]}`" if len(methods) > 1 else "") + ".", "",
         markdown_table(["targets", "method", "α", "test acc", "vs RF", "≥ maj",
-                        f"vs α={DEFAULT_ALPHA}", "better/worse", "literals"], lines), "",
+                        f"vs α={DEFAULT_ALPHA}", "better/worse", "literals"]
+                       + (["vs base", "better/worse"] if len(methods) > 1 else []),
+                       lines), "",
         cv_note + "## Test accuracy per set (mean over the seeds)", "",
         markdown_table(["set", "target", "classes", "majority", *heads], per_set), "",
         "## Sets left out (a fit raised on some split)", "",
@@ -231,8 +256,6 @@ def main(argv: list[str] | None = None) -> int:
         print(out.with_suffix(".md").read_text())
         return 0
     alphas = [a if a == "cv" else float(a) for a in args.alphas.split(",")]
-    if DEFAULT_ALPHA not in alphas:
-        parser.error(f"--alphas must include the default {DEFAULT_ALPHA}")
     if args.learner_sets:
         from benchmarks.bench_learners import DATASETS
 

@@ -21,6 +21,11 @@ Usage::
     python benchmarks/bench_cdpr_null.py                       # GRA (the default method)
     python benchmarks/bench_cdpr_null.py --methods exact --out cdpr_null_exact
     python benchmarks/bench_cdpr_null.py --groups unseen --seeds 0 --out /tmp/quick
+    python benchmarks/bench_cdpr_null.py --methods gra-a0.7 --out cdpr_null_fixed
+
+A method ``gra-a0.7`` fixes ``alpha`` at 0.7 (the default chooses it by cross-validation).
+Each row also records whether the selection passed the test on the training rows alone
+and the test accuracy that test alone would give.
 
 Results: ``benchmarks/results/<out>.md`` and ``.csv`` (default ``cdpr_null``; one row per
 method, set and seed).  Rows are saved after every split; ``--resume`` skips those done.
@@ -48,7 +53,7 @@ from benchmarks.datasets import load_raw  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "results"
 GROUPS = ("bench", "unseen", "more")
 FIELDS = ("method", "group", "set", "seed", "majority", "acc_off", "acc_on", "fixed",
-          "broken", "passed", "rules")
+          "broken", "passed", "rules", "training_passed", "acc_training_only")
 
 
 def data_sets(groups):
@@ -73,37 +78,54 @@ def run(method, group, name, X, y, seed) -> dict:
     from satrules import CDPRClassifier
 
     X_tr, X_te, y_tr, y_te = _split((X, y), seed)
+    selection, _, alpha = method.partition("-a")   # gra-a0.7: alpha fixed at 0.7
+    params = {"alpha": float(alpha)} if alpha else {}
     fits = {}
     for on in (False, True):
-        est = CDPRClassifier(method=method, null_test=on, random_state=seed)
+        est = CDPRClassifier(method=selection, null_test=on, random_state=seed, **params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             fits[on] = est.fit(X_tr, y_tr)
     record = fits[True].null_test_ or {"fixed": "", "broken": "", "passed": ""}
+    acc_off, acc_on = fits[False].score(X_te, y_te), fits[True].score(X_te, y_te)
+    # the training-row test alone keeps the selection (the off fit's) when it passes, and
+    # predicts the constant (the on fit's, turned down) when it fails
+    training = record.get("training_passed", record["passed"])
     return {"method": method, "group": group, "set": name, "seed": seed,
             "majority": float(pd.Series(y_te).value_counts(normalize=True).max()),
-            "acc_off": fits[False].score(X_te, y_te), "acc_on": fits[True].score(X_te, y_te),
+            "acc_off": acc_off, "acc_on": acc_on,
             "fixed": record["fixed"], "broken": record["broken"], "passed": record["passed"],
-            "rules": len(fits[False].rules_)}
+            "rules": len(fits[False].rules_), "training_passed": training,
+            "acc_training_only": acc_off if training is True else acc_on}
 
 
 def report(rows: list[dict], command: str) -> str:
     d = pd.DataFrame(rows)
     d["diff"] = d.acc_on - d.acc_off
     d["rejected"] = d.passed.astype(str) == "False"
+    if "acc_training_only" not in d:   # rows written before the held-out test
+        d["acc_training_only"] = d.acc_on
+    d["acc_training_only"] = pd.to_numeric(d.acc_training_only).fillna(d.acc_on)
     lines = ["# CDPRClassifier: null test off and on", "",
              f"`{command}` (protocol in its docstring; test accuracy).", "",
+             "`training rows only`: the classifier the training-row test alone would give "
+             "(the selection when that test passes, else the constant); before 2026-12-04 "
+             "it was `null_test=True` for a fixed `alpha` (`gra-a0.7`: α fixed at 0.7).", "",
              "| method | group | sets | splits | null_test=False | null_test=True | "
-             "paired difference | fits turned down | sets below majority (off / on) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "paired difference | fits turned down | sets below majority (off / on) | "
+             "training rows only | on vs training rows only |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for (method, group), g in d.groupby(["method", "group"], sort=False):
         per_set = g.groupby("set")[["acc_off", "acc_on", "majority"]].mean()
         below = [int((per_set[c] < per_set.majority - 1e-9).sum()) for c in ("acc_off", "acc_on")]
         se = g["diff"].std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
+        vs = g.acc_on - g.acc_training_only
+        se_vs = vs.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
         lines.append(f"| {method} | {group} | {len(per_set)} | {len(g)} | "
                      f"{g.acc_off.mean():.4f} | {g.acc_on.mean():.4f} | "
                      f"{g['diff'].mean():+.4f} ± {se:.4f} | {int(g.rejected.sum())} | "
-                     f"{below[0]} / {below[1]} |")
+                     f"{below[0]} / {below[1]} | {g.acc_training_only.mean():.4f} | "
+                     f"{vs.mean():+.4f} ± {se_vs:.4f} |")
     lines += ["", "## Sets where a fit was turned down", "",
               "Mean over the seeds; `down`: the seeds whose selection the test turned down "
               "(fixed / broken training rows against the constant).", "",
@@ -163,7 +185,7 @@ def split_loop(argv, *, doc: str, script: str, methods: str, out: str, run_split
 def main(argv: list[str] | None = None) -> int:
     return split_loop(argv, doc=__doc__, script="bench_cdpr_null.py", methods="gra",
                       out="cdpr_null", run_split=run, report_fn=report, fields=FIELDS,
-                      floats=("majority", "acc_off", "acc_on"))
+                      floats=("majority", "acc_off", "acc_on", "acc_training_only"))
 
 
 if __name__ == "__main__":

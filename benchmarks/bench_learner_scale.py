@@ -1,8 +1,9 @@
 """Do the learners' defaults finish?  Fit time of ``IMLIClassifier()`` and ``IMLIBClassifier()``.
 
 ``--learners`` also takes ``cdpr-gra`` and ``cdpr-exact`` (``CDPRClassifier`` with that
-method, defaults otherwise) and ``cdpr-gra-a0.7`` (α fixed at 0.7 instead of chosen by
-cross-validation).
+method, defaults otherwise), with optional suffixes: ``-a0.7`` (α fixed at 0.7 instead of
+chosen by cross-validation) and ``-gbdt`` / ``-hist`` / ``-rf`` (that miner), e.g.
+``cdpr-exact-hist`` or ``cdpr-gra-gbdt-a0.7``.
 
 Issue #11 asks that any data set up to 20,000 rows x 100 columns fits within 60 s
 on 2 cores with the defaults.  This script fits both learners, with nothing but
@@ -73,10 +74,17 @@ def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0, n_classes: i
 def fit_one(name: str, X, y, seed: int) -> dict:
     from satrules import CDPRClassifier, IMLIBClassifier, IMLIClassifier
 
-    if name.startswith("cdpr-"):   # cdpr-gra, cdpr-exact; -a0.7: alpha fixed at 0.7
-        method, _, alpha = name[5:].partition("-a")
-        est = CDPRClassifier(method=method, random_state=seed,
-                             **({"alpha": float(alpha)} if alpha else {}))
+    if name.startswith("cdpr-"):   # cdpr-gra, cdpr-exact; -a0.7: alpha fixed at 0.7;
+        method, *rest = name[5:].split("-")   # -hist, -gbdt, -rf: the miner
+        params = {}
+        for tok in rest:
+            if tok in ("gbdt", "hist", "rf"):
+                params["miner"] = tok
+            elif tok.startswith("a"):
+                params["alpha"] = float(tok[1:])
+            else:
+                raise SystemExit(f"unknown suffix {tok!r} in learner {name!r}")
+        est = CDPRClassifier(method=method, random_state=seed, **params)
     else:
         est = {"imli": IMLIClassifier, "imlib": IMLIBClassifier}[name](random_state=seed)
     wall, cpu = time.perf_counter(), time.process_time()

@@ -395,7 +395,10 @@ def _almost_read(values: np.ndarray, counts: Counter) -> str:
     if n_read < NUMERIC_SHARE * len(values):
         return ""
     read = next(v for v in counts if isinstance(v, str) and written_as(v) == form)
-    return (f"; {n_read} of its {len(values)} values are {form}s (such as {read!r}) but not "
+    forms_named = {"date": "dates", "duration": "durations",
+                   "hours:minutes": "hours and minutes"}
+    return (f"; {n_read} of its {len(values)} values are {forms_named[form]} (such as "
+            f"{read!r}) but not "
             f"all (such as {other!r}): write them alike to use the column")
 
 

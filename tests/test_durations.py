@@ -144,8 +144,10 @@ def test_hours_and_minutes_are_durations_printed_so(cls, tmp_path):
     before 2026-12-04): rules cut it at an observed time printed as it is written, a file
     keeps that, and predict reads ``h:mm`` among the other duration forms."""
     X, y = capture_times()
-    params = {"gamma": 4, "n_estimators": 10, "max_depth": 3} if cls is CDPRClassifier \
-        else {"backend": BACKEND}
+    # CDPR: the exact-split miner, whose first rule here is the 13:00 cut (the default
+    # miner's rules print alike: test_binned_miner_prints_observed_hours_and_minutes)
+    params = {"gamma": 4, "n_estimators": 10, "max_depth": 3, "miner": "gbdt"} \
+        if cls is CDPRClassifier else {"backend": BACKEND}
     with warnings.catch_warnings():
         warnings.simplefilter("error")   # no column dropped
         est = cls(random_state=0, **params).fit(X, y)
@@ -169,6 +171,14 @@ def test_hours_and_minutes_are_durations_printed_so(cls, tmp_path):
     with pytest.raises(FeatureTypeError, match=r"'time' held durations in fit but holds "
                                                r"non-duration value\(s\) \['noon'\]"):
         est.predict(pd.DataFrame({"time": ["noon", "7:00"], "noise": [0.0, 0.0]}))
+
+
+def test_binned_miner_prints_observed_hours_and_minutes():
+    """CDPR's default miner (binned boosting) moves its bounds onto observed times too."""
+    X, y = capture_times()
+    text = str(CDPRClassifier(random_state=0).fit(X, y).rules_)
+    cuts = re.findall(r"(\d+:\d{2})\b", text)
+    assert cuts and set(cuts) <= set(X["time"].dropna()), text
 
 
 def test_hours_and_minutes_mixed_with_seconds_read_only_in_the_fitted_form():
@@ -212,6 +222,13 @@ def test_a_column_almost_all_durations_says_so_when_dropped():
     with pytest.warns(UserWarning, match=r"120 of its 121 values are dates \(such as "
                                          r"'1/1/2000'\) but not all \(such as 'soon'\)"):
         ThresholdBinarizer().fit(X.assign(time=days))
+    # Stat2Data/Hawks' CaptureTime: 906 of 908 written 13:30, one 9.12 and one blank
+    clock = [f"{9 + i % 8}:{i % 60:02d}" for i in range(118)] + ["9.12", " "]
+    with pytest.warns(UserWarning, match=r"118 of its 120 values are hours and minutes "
+                                         r"\(such as '9:00'\) but not all \(such as "
+                                         r"'(9\.12| )'\)"):
+        assert ThresholdBinarizer().fit(pd.DataFrame({"t": clock, "x": np.arange(120) % 7})
+                                        ).feature_kinds_["t"] == "dropped"
     # names are dropped with no such note
     names = pd.DataFrame({"who": [f"person {i}" for i in range(121)],
                           "x": np.linspace(0, 1, 121) ** 2})

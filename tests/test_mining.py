@@ -59,6 +59,45 @@ def test_rules_are_the_leaf_paths_without_duplicates(cancer, miner):
     assert got == want
 
 
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_hist_rules_are_the_leaf_paths_of_the_boosted_trees(cancer, multiclass):
+    """miner="hist": the intervals read from HistGradientBoostingClassifier's trees are
+    their leaf paths (each row's leaf values, found by the intervals, sum to the model's
+    own raw prediction), and the rules are those paths, shortened, without duplicates,
+    with covers, majority labels and accuracies read from the intervals."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    X, y = load_iris(return_X_y=True) if multiclass else cancer
+    model = HistGradientBoostingClassifier(
+        max_iter=6, max_depth=3, learning_rate=0.1, max_leaf_nodes=None, min_samples_leaf=1,
+        early_stopping=False, random_state=0).fit(X, y)
+    trees = mining._tree_arrays(model)
+    assert len(trees) == 6 * (3 if multiclass else 1)
+    lo, hi, is_leaf, offsets = mining._leaf_intervals(trees, X.shape[1])
+    values = np.concatenate([p.nodes["value"] for rounds in model._predictors for p in rounds])
+    raw = np.tile(np.ravel(model._baseline_prediction), (len(X), 1)).astype(float)
+    n_trees_per_round = 3 if multiclass else 1
+    for k, _ in enumerate(trees):
+        nodes = np.arange(offsets[k], offsets[k + 1])
+        leaves = nodes[is_leaf[nodes]]
+        inside = np.all((X[:, None, :] > lo[leaves][None]) & (X[:, None, :] <= hi[leaves][None]),
+                        axis=2)
+        assert (inside.sum(axis=1) == 1).all()   # each row in exactly one leaf
+        raw[:, k % n_trees_per_round] += values[leaves][inside.argmax(axis=1)]
+    assert np.allclose(raw, model._raw_predict(X))
+    cands = mine_rules(X, y, miner="hist", n_estimators=6, max_depth=3, random_state=0)
+    _shorten_bounds(lo, hi, X)
+    want = {tuple(np.r_[a, b]) for a, b in zip(lo[is_leaf], hi[is_leaf], strict=True)}
+    got = [tuple(np.r_[a, b]) for a, b in zip(cands.lo, cands.hi, strict=True)]
+    assert len(set(got)) == len(got) and set(got) == want
+    dense, classes = cands.covers.toarray(), np.unique(y)
+    assert np.array_equal(dense, cands.cover(X).toarray())
+    for r in range(len(cands)):
+        counts = np.bincount(np.searchsorted(classes, y[dense[r]]), minlength=len(classes))
+        assert cands.labels[r] == counts.argmax()
+        assert cands.accuracy[r] == pytest.approx(counts.max() / counts.sum())
+
+
 def test_multiclass_gbdt_uses_every_class_trees_and_majority_labels():
     """Multi-class: rules come from each class's trees; each label is the majority class of
     the rule's training cover and accuracy is that majority's share."""
@@ -225,7 +264,7 @@ def test_bad_arguments_raise():
     assert cands.cover(np.full((3, 2), np.nan)).shape == (len(cands), 3)
 
 
-@pytest.mark.parametrize("miner", ["gbdt", "rf"])
+@pytest.mark.parametrize("miner", ["gbdt", "hist", "rf"])
 def test_bounds_read_on_the_data_as_given_give_the_covers(cancer, miner):
     """A person who reads a rule's printed bounds and applies them to the data as given
     (float64, not scikit-learn's float32 copy) gets the rule's cover.  Before, a bound was
@@ -241,7 +280,7 @@ def test_bounds_read_on_the_data_as_given_give_the_covers(cancer, miner):
     assert max(len(Decimal(repr(float(d))).normalize().as_tuple().digits) for d in finite) <= 5
 
 
-@pytest.mark.parametrize("miner", ["gbdt", "rf"])
+@pytest.mark.parametrize("miner", ["gbdt", "hist", "rf"])
 def test_no_lower_bound_below_every_value_beside_an_upper_bound(cancer, miner, monkeypatch):
     """With missing values the trees grow on a stand-in below each feature's minimum, and
     a split of it left `-0.5 < age <= 31`-like bounds (`-4:48 < time <= 12:01` on times of

@@ -42,6 +42,13 @@ _FLAGS = [
     ("--delta", "delta", int, "maximum rule width (cdprl)"),
     ("--n-estimators", "n_estimators", int, "trees mined for candidates (cdprl)"),
     ("--max-depth", "max_depth", int, "depth of the mined trees (cdprl)"),
+    ("--miner", "miner", str,
+     "hist (default: boosting on binned features), gbdt (exact splits, the paper's) or rf: "
+     "the trees mined (cdprl)"),
+    ("--null-test", "null_test", None,
+     "True (default) or False: keep the decoded rules only if they beat the constant "
+     "default class on the training rows and on rows held out in a cross-validation "
+     "(cdprl; on a few dozen rows the held-out test turns most rules down)"),
 ]
 _ESTIMATOR = {"imli": "IMLIClassifier", "imlib": "IMLIBClassifier", "cdprl": "CDPRClassifier"}
 
@@ -51,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         add_na_argument,
         add_ordered_argument,
         alpha_value,
+        bool_value,
         class_weight_value,
     )
 
@@ -67,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     for flag, dest, kind, text in _FLAGS:
         p.add_argument(flag, dest=f"param_{dest}",
                        type=kind or {"class_weight": class_weight_value,
-                                     "alpha": alpha_value}[dest],
+                                     "alpha": alpha_value, "null_test": bool_value}[dest],
                        default=None, help=text,
                        metavar=flag.lstrip("-").upper().replace("-", "_"))
     p.add_argument("--weight-column", metavar="NAME",

@@ -72,6 +72,20 @@ def alpha_value(text: str) -> Any:
     return values[0] if len(values) == 1 and "," not in text else values
 
 
+def bool_value(text: str) -> bool:
+    """``true`` / ``false`` (any case; also ``1`` / ``0``, ``yes`` / ``no``).
+
+    >>> bool_value("False"), bool_value("1")
+    (False, True)
+    """
+    value = text.strip().lower()
+    if value in ("true", "1", "yes"):
+        return True
+    if value in ("false", "0", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
 _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
@@ -98,6 +112,9 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--lam", "lam", float, "GDY overlap weight lambda (CDPR)"),
     ("--n-estimators", "n_estimators", int, "trees mined for candidates (CDPR)"),
     ("--max-depth", "max_depth", int, "depth of the mined trees (CDPR)"),
+    ("--miner", "miner", str,
+     "hist (default: boosting on binned features), gbdt (exact splits, the paper's) or rf: "
+     "the trees mined (CDPR)"),
     ("--backend", "backend", str, "solver backend (see `satrules backends`; default auto)"),
     ("--time-limit", "time_limit", float,
      "seconds for the whole fit (default: none, so results do not depend on machine speed)"),

@@ -50,7 +50,7 @@ from satrules.estimators._weights import (
     kept_weights,
     partition_weights,
 )
-from satrules.mining import mine_rules
+from satrules.mining import MINERS, mine_rules
 from satrules.rules import date_order, duration_form, level_ranks, missing_mask
 
 __all__ = ["CDPRClassifier"]
@@ -255,10 +255,9 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         The folds mine on two thirds of the rows each, so the whole fit costs about three
         fits of the tree ensemble; on more than 5,000 training rows the cross-validation
         runs on a random sample of 5,000 (each class in its share, but at least 3 rows
-        of it), which bounds that cost (GRA on 100 columns: 6.5 s with ``alpha=0.7`` and
-        18.5 s with ``"cv"`` on 5,000 rows, 30 s and 43 s on 20,000;
-        ``benchmarks/results/learner_scale_cdpr.md``).  With ``method="exact"`` the
-        cross-validation's selections are made by the local search (the exact
+        of it), which bounds that cost (GRA on 100 columns, 20,000 rows: 3.0 s with the
+        default ``miner``; ``benchmarks/results/learner_scale_cdpr_miner.md``).  With
+        ``method="exact"`` the cross-validation's selections are made by the local search (the exact
         selection's warm start, ``method="local"``), so only the final selection is an
         exact solve, and ``time_limit`` keeps its meaning.  With a class of a single
         training row there is nothing to cross-validate: the value nearest 0.7 is used,
@@ -272,7 +271,8 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         ``null_test``, turns more noise down), and the fits were at or above the
         majority rate on 74 sets against 67; on the 13 binary learner sets +0.004 (GRA)
         and +0.003 (exact), at or above it on all 13 (``docs/benchmarks.md``).  A number
-        fixes α.
+        fixes α; with ``null_test`` a 3-fold cross-validation is still made, for the
+        held-out null test alone.
     beta : float, default=0.6
         Maximum overlap-rate between two selected rules (GRA and exact; in both directions).
     gamma : int, default=10
@@ -289,8 +289,15 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         GDY's overlap weight λ in ``g(S) = coverage(S) + λ (N − mean-overlap(S))``.
     rho : float, default=0.1
         GDY's FIG threshold decay.
-    miner : {"gbdt", "rf"}, default="gbdt"
-        Tree ensemble the candidates are mined from (gradient boosting, as the paper).
+    miner : {"hist", "gbdt", "rf"}, default="hist"
+        Tree ensemble the candidates are mined from.  ``"hist"``: gradient boosting on
+        binned features (scikit-learn's ``HistGradientBoostingClassifier``, at most 255
+        bins per feature cut at quantiles, so thresholds are coarser on a feature of more
+        distinct values; run on one thread, so the rules do not depend on the machine).
+        ``"gbdt"``: gradient boosting with exact splits, as the paper
+        (``GradientBoostingClassifier``; the default before 2026-12-04): as accurate
+        (docs/benchmarks.md, "The candidates' miner") and 3 to 20 times slower to mine
+        (most of a default fit on 20,000 rows).  ``"rf"``: a random forest.
     n_estimators : int, default=50
     max_depth : int, default=4
         Ensemble size and depth (a rule's width is at most ``max_depth``).
@@ -329,12 +336,15 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         ``null_test_`` the counts).  Rules that beat the majority class by a handful of
         training rows are noise: on carData/Cowles the default selection was 2-3 points
         better than the majority class in training and 1-7 points worse in test
-        (``docs/benchmarks.md``).  With ``alpha="cv"`` (or a list) the rules must also
-        pass the same test on the rows held out in the cross-validation: the out-of-fold
-        predictions of the chosen value's rules against each fold's constant.  The training rows
-        alone flatter rules chosen on them: on labels independent of the features,
-        ``alpha=0.9`` selected rules right on 15 training rows the constant gets wrong
-        and wrong on none, which pass; held out, such rules fixed 11 rows and broke 9.
+        (``docs/benchmarks.md``).  The rules must also pass the same test on rows held
+        out: the out-of-fold predictions of a stratified 3-fold cross-validation (that of
+        ``alpha="cv"``, or, for a fixed ``alpha``, one made for this test), each fold's
+        rules selected with the same ``alpha`` and judged against that fold's constant.
+        The training rows alone flatter rules chosen on them: on 30 tables of labels
+        independent of the features, the rules of a fixed ``alpha=0.7`` passed the
+        training-row test 30 times, and the held-out test turned all of them down
+        (``benchmarks/results/cdpr_noise.md``).  A class of a single training row leaves
+        nothing to hold out, and the training-row test stands alone.
     significance : float, default=2.0
         Level of the null test as a z value (2: a one-sided p-value of at most 0.0228);
         0 turns the test off.
@@ -375,10 +385,11 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
     null_test_ : dict or None
         ``{"fixed": int, "broken": int, "passed": bool}``: the null test's counts on the
         training rows and its outcome (None when ``null_test`` is off or no rule was
-        selected).  After a cross-validation of ``alpha`` also ``"training_passed"``
-        (the verdict on the training rows) and ``"held_out"``, the same test on the
-        out-of-fold predictions (``fixed``, ``broken``, ``passed`` and the constant's
-        held-out accuracy ``constant_accuracy``); ``passed`` then requires both.
+        selected), also ``"training_passed"`` (the verdict on the training rows) and
+        ``"held_out"``, the same test on the out-of-fold predictions (``fixed``,
+        ``broken``, ``passed`` and the constant's held-out accuracy
+        ``constant_accuracy``); ``passed`` requires both.  (Without a held-out test, a
+        class of one training row, the first three keys only.)
     rejected_rules_ : satrules.mining.Candidates or None
         The selected rules when the null test turned them down (``rules_`` is then empty),
         else None.
@@ -394,8 +405,9 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         cross-validation; None for a fixed ``alpha`` (or when there was nothing to
         cross-validate).
     held_out_test_ : dict or None
-        The null test on the out-of-fold predictions of the chosen ``alpha_`` (see
-        ``null_test``), or None without a cross-validation or a null test.
+        The null test on the out-of-fold predictions of ``alpha_``'s rules (see
+        ``null_test``), or None without a null test (or when a class of one training row
+        leaves nothing to hold out).
     result_ : object
         The selection result (``.selected``, ``.coverage``; exact: ``.status``, ``.bound``).
     n_features_in_ : int
@@ -430,7 +442,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
     }
 
     def __init__(self, alpha="cv", beta=0.6, gamma=10, delta=4, method="gra",
-                 selection="static", lam=1.0, rho=0.1, miner="gbdt", n_estimators=50,
+                 selection="static", lam=1.0, rho=0.1, miner="hist", n_estimators=50,
                  max_depth=4, backend="auto", time_limit=None, default_class=None,
                  handle_unknown="ignore", resolve="accuracy", max_levels="auto",
                  null_test=True, significance=2.0, sign_test="exact", class_weight=None,
@@ -476,6 +488,8 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
             raise ValueError(f"delta must be an int >= 0 or None, got {self.delta!r}")
         if self.method not in _METHODS:
             raise ValueError(f"method must be one of {_METHODS}, got {self.method!r}")
+        if self.miner not in MINERS:
+            raise ValueError(f"miner must be one of {MINERS}, got {self.miner!r}")
         if self.handle_unknown not in ("error", "ignore"):
             raise ValueError(f"handle_unknown must be 'error' or 'ignore', got "
                              f"{self.handle_unknown!r}")
@@ -538,6 +552,9 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         held_out = None
         if grid is None:
             self.alpha_, self.alpha_cv_ = float(self.alpha), None
+            if self._null_test_on():   # the held-out null test of that value's rules
+                _, _, held_out = self._cv_alpha(encoded, y_index, weights, (self.alpha_,),
+                                                copy.deepcopy(rng), test_only=True)
         else:   # on a copy of the generator: the final fit is that of a fixed alpha_
             self.alpha_, self.alpha_cv_, held_out = self._cv_alpha(
                 encoded, y_index, weights, grid, copy.deepcopy(rng))
@@ -566,17 +583,21 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
             return None
         return tuple(sorted({float(a) for a in grid}))
 
-    def _cv_alpha(self, encoded, y_index, weights, grid, rng):
+    def _cv_alpha(self, encoded, y_index, weights, grid, rng, test_only=False):
         """Choose ``alpha_`` among ``grid`` by stratified cross-validation on the training
         rows.  Return it, the dict ``alpha -> held-out accuracy`` and the held-out null
         test of its out-of-fold predictions (see ``null_test``), or ``(value, None,
-        None)`` when there is nothing to cross-validate."""
+        None)`` when there is nothing to cross-validate.  ``test_only``: ``grid`` is the
+        one fixed value, cross-validated for the held-out null test alone (no warning
+        when a class is too small for it; the training-row test then stands alone)."""
         from sklearn.model_selection import StratifiedKFold
 
         counts = np.bincount(y_index)
         smallest = int(counts[counts > 0].min())
         fallback = min(grid, key=lambda a: (abs(a - ALPHA_DEFAULT), a))
-        if len(grid) == 1:
+        if len(grid) == 1 and not test_only:
+            return grid[0], None, None
+        if smallest < 2 and test_only:
             return grid[0], None, None
         if smallest < 2:
             warnings.warn(f"alpha={self.alpha!r}: a class has a single training row, too "

@@ -154,13 +154,14 @@ def _pool_covers(clf, X, y):
     rng = np.random.RandomState(clf.random_state)
     enc = clf.encoder_.transform(X.to_numpy())
     cands = mine_rules(enc, np.unique(y, return_inverse=True)[1], n_estimators=clf.n_estimators,
-                       max_depth=clf.max_depth, random_state=int(rng.randint(2**31 - 1)))
+                       max_depth=clf.max_depth, random_state=int(rng.randint(2**31 - 1)),
+                       miner=clf.miner)
     return cands.covers[cands.filter(clf.alpha, clf.delta)]
 
 
 @pytest.mark.parametrize("bad", [dict(alpha=1.5), dict(beta=-0.1), dict(gamma=0),
                                  dict(delta=-1), dict(method="ilp"), dict(resolve="first"),
-                                 dict(handle_unknown="skip")])
+                                 dict(handle_unknown="skip"), dict(miner="xgboost")])
 def test_bad_parameters_raise_in_fit(cancer, bad):
     """Invalid parameters raise ValueError naming the parameter, in fit (not __init__)."""
     X, y = cancer

@@ -160,15 +160,19 @@ def test_large_training_sets_cross_validate_on_a_sample(monkeypatch):
 def test_rules_that_fail_on_held_out_rows_are_turned_down():
     """On labels independent of the features, rules chosen on the training rows can pass
     the training-row null test (alpha=0.9: 15 fixed, 0 broken); out of fold they get as
-    many rows wrong as right, and alpha="cv" turns them down."""
+    many rows wrong as right, and alpha="cv" turns them down (as the held-out test of a
+    fixed alpha turns down those of 0.9)."""
     from satrules.report import rules_text
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 4))
     y = np.where(rng.random(300) < 0.62, "no", "yes")
-    params = dict(gamma=6, n_estimators=10, max_depth=3, random_state=0)
+    params = dict(gamma=6, n_estimators=10, max_depth=3, random_state=0, miner="gbdt")
     strict = CDPRClassifier(alpha=0.9, **params).fit(X, y)
-    assert strict.null_test_ == {"fixed": 15, "broken": 0, "passed": True}
+    assert strict.null_test_["fixed"] == 15 and strict.null_test_["broken"] == 0
+    assert strict.null_test_["training_passed"] and not strict.null_test_["passed"]
+    assert strict.held_out_test_ == strict.null_test_["held_out"]
+    assert len(strict.rules_) == 0
     clf = CDPRClassifier(alpha="cv", **params).fit(X, y)
     verdict = clf.null_test_
     assert verdict["training_passed"] and not verdict["held_out"]["passed"]

@@ -15,8 +15,10 @@ from satrules.serialization import dumps, loads
 
 
 def _small(**kw):
-    # a fixed alpha: cross-validated, the null test's verdict in the folds would choose it
-    params = dict(n_estimators=10, max_depth=3, gamma=6, random_state=0, alpha=0.7)
+    # a fixed alpha: cross-validated, the null test's verdict in the folds would choose it;
+    # the exact-split miner, whose rules these scenarios were built on
+    params = dict(n_estimators=10, max_depth=3, gamma=6, random_state=0, alpha=0.7,
+                  miner="gbdt")
     params.update(kw)
     return CDPRClassifier(**params)
 
@@ -35,6 +37,12 @@ def _counts(clf, X, y, constant):
     return int(np.sum(right & ~right_before)), int(np.sum(~right & right_before))
 
 
+def _training(test):
+    """The training-row part of a ``null_test_`` record (its ``held_out`` part aside)."""
+    return {"fixed": test["fixed"], "broken": test["broken"],
+            "passed": test.get("training_passed", test["passed"])}
+
+
 def test_noise_rules_are_turned_down():
     """On labels independent of the features the mined rules fit the training rows a little
     better than the majority class, but not significantly: the classifier predicts the
@@ -45,8 +53,8 @@ def test_noise_rules_are_turned_down():
     fixed, broken = _counts(kept, X, y, "no")
 
     clf = _small().fit(X, y)
-    assert clf.null_test_ == {"fixed": fixed, "broken": broken, "passed": False}
-    assert not significant(fixed, broken, 2.0)
+    assert _training(clf.null_test_) == {"fixed": fixed, "broken": broken, "passed": False}
+    assert not significant(fixed, broken, 2.0) and not clf.null_test_["passed"]
     assert len(clf.rules_) == 0 and clf.coverage_rate(X) == 0.0
     assert len(clf.rejected_rules_) == len(kept.rules_)
     assert str(clf.rejected_rules_) == str(kept.rules_)
@@ -62,7 +70,9 @@ def test_real_rules_pass():
     clf = _small().fit(X, y)
     majority = int(np.bincount(y).argmax())
     fixed, broken = _counts(clf, X, y, majority)
-    assert clf.null_test_ == {"fixed": fixed, "broken": broken, "passed": True}
+    assert _training(clf.null_test_) == {"fixed": fixed, "broken": broken, "passed": True}
+    assert clf.null_test_["held_out"]["passed"] and clf.null_test_["passed"]
+    assert clf.null_test_["held_out"]["fixed"] > 100
     assert fixed > 100 and clf.rejected_rules_ is None and len(clf.rules_) > 0
     assert np.array_equal(clf.predict(X), _small(null_test=False).fit(X, y).predict(X))
 
@@ -73,7 +83,8 @@ def test_constant_is_the_given_default_class():
     X, y = _noise()
     fixed, broken = _counts(_small(default_class="yes", null_test=False).fit(X, y), X, y, "yes")
     tested = _small(default_class="yes").fit(X, y)
-    assert tested.null_test_ == {"fixed": fixed, "broken": broken, "passed": True}
+    assert _training(tested.null_test_) == {"fixed": fixed, "broken": broken, "passed": True}
+    assert tested.null_test_["passed"] and tested.null_test_["held_out"]["passed"]
     assert fixed > broken + 30 and len(tested.rules_) > 0
 
 
@@ -82,7 +93,9 @@ def test_rules_that_fix_almost_nothing_are_turned_down():
     X, _ = _noise()
     y = np.array(["yes"] + ["no"] * (len(X) - 1))
     clf = _small(alpha=0.9).fit(X, y)
+    # a class of one row: nothing to hold out, the training-row test alone
     assert clf.null_test_ == {"fixed": 1, "broken": 0, "passed": False}
+    assert clf.held_out_test_ is None
     assert len(clf.rules_) == 0 and np.all(clf.predict(X) == "no")
 
 

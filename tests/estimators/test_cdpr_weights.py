@@ -106,7 +106,9 @@ def test_weighted_null_test_uses_the_heaviest_class():
     y = np.tile(np.r_[["a"] * 105, ["b"] * 45], 2)
     w = np.where(y == "b", 4.0, 1.0)
     est = quiet_fit(fast(alpha=0.6), x[:, None], y, sample_weight=w)
-    assert est.null_test_ == {"fixed": 0.0, "broken": 0.0, "passed": False}
+    test = est.null_test_
+    assert (test["fixed"], test["broken"], test["training_passed"], test["passed"]) == \
+        (0.0, 0.0, False, False)
     assert len(est.rules_) == 0 and len(est.rejected_rules_) > 0
     assert (est.predict(x[:, None]) == "b").all()
     plain = quiet_fit(fast(alpha=0.6), x[:, None], y)
@@ -150,3 +152,16 @@ def test_bad_weights_are_refused(kw, match):
     fit_kw = {k: v for k, v in kw.items() if k == "sample_weight"}
     with pytest.raises(ValueError, match=match):
         fast(**params).fit(X, y, **fit_kw)
+
+
+@pytest.mark.parametrize("method", ["gra", "exact"])
+def test_hist_miner_takes_weights(method):
+    """miner="hist" (binned boosting): equal weights give the unweighted fit, and balanced
+    weights find the rare class as the other miners do."""
+    X, y = table(1, 150, 3, 0.2)
+    plain = quiet_fit(fast(method=method, miner="hist"), X, y)
+    est = quiet_fit(fast(method=method, miner="hist"), X, y, sample_weight=np.full(len(y), 2.5))
+    assert state(est) == state(plain)
+    X, y = rare_class_table()
+    balanced = quiet_fit(fast(method=method, miner="hist", class_weight="balanced"), X, y)
+    assert np.array_equal(balanced.predict(X) == "rare", X["x0"].to_numpy() == 1)
