@@ -553,18 +553,33 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     # are the rule's counts
     rule_counts = counts[rule_nodes]
     if nan.any():   # covers and counts from the intervals, where NaN fails its conditions
-        covers = Candidates(lo[rule_nodes], hi[rule_nodes], np.zeros(len(rule_nodes)), covers,
-                            np.zeros(len(rule_nodes)), names_of(feature_names, n_features),
-                            classes.tolist()).cover(X_raw)
-        weight = np.ones(n_samples) if sw is None else sw
-        rule_counts = np.column_stack([np.asarray(covers[:, y_index == c].astype(np.float64)
-                                                  @ weight[y_index == c]).ravel()
-                                       for c in range(n_classes)])
-    labels = rule_counts.argmax(axis=1)
+        covers, rule_counts = _interval_counts(lo[rule_nodes], hi[rule_nodes], X_raw, y_index,
+                                               sw, classes, feature_names)
+    return _labelled(lo[rule_nodes], hi[rule_nodes], covers, rule_counts, classes,
+                     feature_names, indicators)
+
+
+def _interval_counts(lo, hi, X, y_index, sw, classes, feature_names):
+    """Covers of the interval rules ``lo``, ``hi`` on ``X`` (NaN fails a condition) and
+    each rule's weight of each class among the rows it covers."""
+    covers = Candidates(lo, hi, np.zeros(len(lo)), sp.csr_matrix((len(lo), X.shape[0]),
+                                                                 dtype=bool),
+                        np.zeros(len(lo)), names_of(feature_names, X.shape[1]),
+                        classes.tolist()).cover(X)
+    weight = np.ones(X.shape[0]) if sw is None else sw
+    counts = np.column_stack([np.asarray(covers[:, y_index == c].astype(np.float64)
+                                         @ weight[y_index == c]).ravel()
+                              for c in range(len(classes))])
+    return covers, counts
+
+
+def _labelled(lo, hi, covers, counts, classes, feature_names, indicators) -> Candidates:
+    """The rules with their majority class and its share of their covered weight."""
+    labels = counts.argmax(axis=1)
     with np.errstate(invalid="ignore"):   # a rule no row satisfies: NaN, filtered out
-        accuracy = rule_counts[np.arange(len(labels)), labels] / rule_counts.sum(axis=1)
-    return Candidates(lo[rule_nodes], hi[rule_nodes], labels, covers, accuracy,
-                      names_of(feature_names, n_features), classes.tolist(), indicators)
+        accuracy = counts[np.arange(len(labels)), labels] / counts.sum(axis=1)
+    return Candidates(lo, hi, labels, covers, accuracy, names_of(feature_names, lo.shape[1]),
+                      classes.tolist(), indicators)
 
 
 def _interval_candidates(lo, hi, leaf_ids, X, y_index, sw, classes, feature_names,
@@ -574,20 +589,9 @@ def _interval_candidates(lo, hi, leaf_ids, X, y_index, sw, classes, feature_name
     keys = np.hstack([lo[leaf_ids], hi[leaf_ids]])
     _, first = np.unique(keys, axis=0, return_index=True)
     nodes = leaf_ids[np.sort(first)]
-    n_classes, n_features = len(classes), X.shape[1]
-    covers = Candidates(lo[nodes], hi[nodes], np.zeros(len(nodes)),
-                        sp.csr_matrix((len(nodes), X.shape[0]), dtype=bool),
-                        np.zeros(len(nodes)), names_of(feature_names, n_features),
-                        classes.tolist()).cover(X)
-    weight = np.ones(X.shape[0]) if sw is None else sw
-    counts = np.column_stack([np.asarray(covers[:, y_index == c].astype(np.float64)
-                                         @ weight[y_index == c]).ravel()
-                              for c in range(n_classes)])
-    labels = counts.argmax(axis=1)
-    with np.errstate(invalid="ignore"):   # a rule no row satisfies: NaN, filtered out
-        accuracy = counts[np.arange(len(labels)), labels] / counts.sum(axis=1)
-    return Candidates(lo[nodes], hi[nodes], labels, covers, accuracy,
-                      names_of(feature_names, n_features), classes.tolist(), indicators)
+    covers, counts = _interval_counts(lo[nodes], hi[nodes], X, y_index, sw, classes,
+                                      feature_names)
+    return _labelled(lo[nodes], hi[nodes], covers, counts, classes, feature_names, indicators)
 
 
 def names_of(feature_names, n_features: int) -> list[str]:
