@@ -297,8 +297,8 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         ``"gbdt"``: gradient boosting with exact splits, as the paper
         (``GradientBoostingClassifier``; the default before 2026-12-04): as accurate
         (docs/benchmarks.md, "The candidates' miner"), and a default GRA fit on 100
-        columns takes 3.7 to 13 times as long with it (1,000 to 20,000 rows: 0.8 → 3.0 s,
-        3.0 → 39.8 s).  ``"rf"``: a random forest.
+        columns takes 3.7 to 13 times as long with it (on 1,000 and 20,000 rows: 3.0 and
+        39.8 s, against 0.8 and 3.0 s with ``"hist"``).  ``"rf"``: a random forest.
     n_estimators : int, default=50
     max_depth : int, default=4
         Ensemble size and depth (a rule's width is at most ``max_depth``).
