@@ -769,3 +769,29 @@ def test_encode_cdprl_with_alpha_chosen_by_cross_validation(csv_path, tmp_path, 
     assert main(["encode", str(csv_path), "--target", "bought", "--method", "cdprl",
                  "--alpha", "most", "--out", str(wcnf)]) == 2
     assert "expected a number, cv or numbers" in capsys.readouterr().err
+
+
+def test_encode_cdprl_with_a_fixed_alpha_keeps_the_held_out_null_test(csv_path, tmp_path):
+    """A fixed ``--alpha`` gets the held-out null test too: ``decode`` applies the verdict
+    of the cross-validation ``encode`` made, which is the in-process exact fit's."""
+    from satrules.commands.learn import make_estimator
+
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    assert main(["encode", str(csv_path), "--target", "bought", "--method", "cdprl",
+                 "--gamma", "3", "--n-estimators", "4", "--alpha", "0.7",
+                 "--out", str(wcnf), "--layout", str(layout)]) == 0
+    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    est = serialization.load(rules)
+    frame = pd.read_csv(csv_path)
+    X, y = frame.drop(columns="bought"), frame.bought.to_numpy()
+    clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
+                                        "backend": "rc2", "alpha": 0.7}).fit(X, y)
+    assert clf.held_out_test_ is not None and est.alpha_cv_ is None
+    assert est.held_out_test_ == clf.held_out_test_
+    assert est.null_test_["held_out"] == clf.null_test_["held_out"]
+    assert est.null_test_["passed"] == (est.null_test_["training_passed"]
+                                        and clf.held_out_test_["passed"])
+    assert est.result_.coverage == clf.result_.coverage
