@@ -132,8 +132,7 @@ def rules_text(est: Any) -> str:
         held_out = verdict.get("held_out") or {"passed": True}
         where = " or ".join(
             ([] if verdict.get("training_passed", False) else ["on the training data"])
-            + ([] if held_out["passed"] else ["on the rows held out in the cross-validation "
-                                              "of alpha"]))
+            + ([] if held_out["passed"] else ["on the rows held out in a cross-validation"]))
         return (f"Always {default}: the {len(rejected)} rules selected were not significantly "
                 f"better {where} than predicting {default} for every row; "
                 "null_test=False keeps them.")

@@ -93,8 +93,8 @@ def _cdprl_estimator(doc, est, layout, sol, extra):
     weights = extra.get("weights")   # the rows' scaled weights of a weighted encode
     est.result_ = answer
     est.rules_ = pool.subset(np.asarray(answer.selected, dtype=np.intp))
-    # the default class, the null test (after a cross-validation of alpha, on held-out
-    # rows too) and the region counts, as fit sets them
+    # the default class, the null test (on the rows held out in the cross-validation the
+    # preliminary fit made, too) and the region counts, as fit sets them
     est._conclude(y_index, None if weights is None else np.asarray(weights),
                   held_out=getattr(est, "held_out_test_", None))
     return est
