@@ -746,49 +746,42 @@ def test_learn_refuses_a_bad_alpha(csv_path, capsys):
     assert "expected a number, cv or numbers separated by commas" in capsys.readouterr().err
 
 
-def test_encode_cdprl_with_alpha_chosen_by_cross_validation(csv_path, tmp_path, capsys):
-    """``encode --alpha cv`` chooses alpha as the in-process exact fit does (cross-validated
-    with the local search), so the exported optimum is that fit's."""
-    from satrules.commands.learn import make_estimator
+def _encode_decode_cdprl(csv_path, tmp_path, alpha: str):
+    """``encode --method cdprl --alpha ALPHA``, an external answer, ``decode``: the decoded
+    model, and the in-process exact fit with the same parameters."""
+    from satrules.commands.learn import alpha_value, make_estimator
 
     wcnf, layout, sol_txt, rules = (tmp_path / n for n in
                                     ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
     assert main(["encode", str(csv_path), "--target", "bought", "--method", "cdprl",
-                 "--gamma", "3", "--n-estimators", "4", "--alpha", "cv",
+                 "--gamma", "3", "--n-estimators", "4", "--alpha", alpha,
                  "--out", str(wcnf), "--layout", str(layout)]) == 0
     sol_txt.write_text(_external_solve(wcnf, "literals")[0])
     assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
                  "--out", str(rules)]) == 0
-    est = serialization.load(rules)
     frame = pd.read_csv(csv_path)
     X, y = frame.drop(columns="bought"), frame.bought.to_numpy()
     clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
-                                        "backend": "rc2", "alpha": "cv"}).fit(X, y)
+                                        "backend": "rc2", "alpha": alpha_value(alpha)}
+                         ).fit(X, y)
+    return serialization.load(rules), clf
+
+
+def test_encode_cdprl_with_alpha_chosen_by_cross_validation(csv_path, tmp_path, capsys):
+    """``encode --alpha cv`` chooses alpha as the in-process exact fit does (cross-validated
+    with the local search), so the exported optimum is that fit's."""
+    est, clf = _encode_decode_cdprl(csv_path, tmp_path, "cv")
     assert est.alpha_ == clf.alpha_ and est.alpha_cv_ == clf.alpha_cv_
     assert est.result_.coverage == clf.result_.coverage
     assert main(["encode", str(csv_path), "--target", "bought", "--method", "cdprl",
-                 "--alpha", "most", "--out", str(wcnf)]) == 2
+                 "--alpha", "most", "--out", str(tmp_path / "m.wcnf")]) == 2
     assert "expected a number, cv or numbers" in capsys.readouterr().err
 
 
 def test_encode_cdprl_with_a_fixed_alpha_keeps_the_held_out_null_test(csv_path, tmp_path):
     """A fixed ``--alpha`` gets the held-out null test too: ``decode`` applies the verdict
     of the cross-validation ``encode`` made, which is the in-process exact fit's."""
-    from satrules.commands.learn import make_estimator
-
-    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
-                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
-    assert main(["encode", str(csv_path), "--target", "bought", "--method", "cdprl",
-                 "--gamma", "3", "--n-estimators", "4", "--alpha", "0.7",
-                 "--out", str(wcnf), "--layout", str(layout)]) == 0
-    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
-    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
-                 "--out", str(rules)]) == 0
-    est = serialization.load(rules)
-    frame = pd.read_csv(csv_path)
-    X, y = frame.drop(columns="bought"), frame.bought.to_numpy()
-    clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
-                                        "backend": "rc2", "alpha": 0.7}).fit(X, y)
+    est, clf = _encode_decode_cdprl(csv_path, tmp_path, "0.7")
     assert clf.held_out_test_ is not None and est.alpha_cv_ is None
     assert est.held_out_test_ == clf.held_out_test_
     assert est.null_test_["held_out"] == clf.null_test_["held_out"]
