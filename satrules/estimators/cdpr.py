@@ -553,13 +553,13 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
             raise ValueError("every column of X is constant or ID-like: no rule can tell the "
                              "classes apart")
-        grid = self._alpha_grid()
+        grid = self._alpha_grid() or (float(self.alpha),)
         held_out = None
-        if grid is None:
-            self.alpha_, self.alpha_cv_ = float(self.alpha), None
-            if self._null_test_on():   # the held-out null test of that value's rules
-                _, _, held_out = self._cv_alpha(encoded, y_index, weights, (self.alpha_,),
-                                                copy.deepcopy(rng), test_only=True)
+        if len(grid) == 1:   # a fixed value: cross-validated for the held-out null test
+            self.alpha_, self.alpha_cv_ = grid[0], None
+            if self._null_test_on():
+                _, _, held_out = self._cv_alpha(encoded, y_index, weights, grid,
+                                                copy.deepcopy(rng))
         else:   # on a copy of the generator: the final fit is that of a fixed alpha_
             self.alpha_, self.alpha_cv_, held_out = self._cv_alpha(
                 encoded, y_index, weights, grid, copy.deepcopy(rng))
@@ -588,26 +588,22 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
             return None
         return tuple(sorted({float(a) for a in grid}))
 
-    def _cv_alpha(self, encoded, y_index, weights, grid, rng, test_only=False):
+    def _cv_alpha(self, encoded, y_index, weights, grid, rng):
         """Choose ``alpha_`` among ``grid`` by stratified cross-validation on the training
         rows.  Return it, the dict ``alpha -> held-out accuracy`` and the held-out null
         test of its out-of-fold predictions (see ``null_test``), or ``(value, None,
-        None)`` when there is nothing to cross-validate.  ``test_only``: ``grid`` is the
-        one fixed value, cross-validated for the held-out null test alone (no warning
-        when a class is too small for it; the training-row test then stands alone)."""
+        None)`` when a class of one training row leaves nothing to cross-validate.  A
+        one-value ``grid`` (a fixed ``alpha``) is cross-validated for that test alone."""
         from sklearn.model_selection import StratifiedKFold
 
         counts = np.bincount(y_index)
         smallest = int(counts[counts > 0].min())
         fallback = min(grid, key=lambda a: (abs(a - ALPHA_DEFAULT), a))
-        if len(grid) == 1 and not test_only:
-            return grid[0], None, None
-        if smallest < 2 and test_only:
-            return grid[0], None, None
-        if smallest < 2:
-            warnings.warn(f"alpha={self.alpha!r}: a class has a single training row, too "
-                          f"few to cross-validate; alpha={fallback} is used",
-                          UserWarning, stacklevel=3)
+        if smallest < 2:   # the training-row null test then stands alone
+            if len(grid) > 1:
+                warnings.warn(f"alpha={self.alpha!r}: a class has a single training row, "
+                              f"too few to cross-validate; alpha={fallback} is used",
+                              UserWarning, stacklevel=3)
             return fallback, None, None
         fold_seed = int(rng.randint(2**31 - 1))
         if len(y_index) > CV_MAX_ROWS:   # a sample of the rows, every class kept
@@ -680,7 +676,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
     def _fit_candidates(self, cands, encoded, y_index, weights, alpha, rng, held_out=None):
         """Select the rules among ``cands`` with accuracy >= ``alpha``, then set the default
         class, run the null test (``held_out``: its verdict on the out-of-fold predictions
-        of ``alpha="cv"``, or None) and count the regions (the fitted attributes)."""
+        of the cross-validation, or None) and count the regions (the fitted attributes)."""
         pool = cands.filter(alpha, self.delta)
         self.candidates_, self.n_filtered_ = len(cands), len(pool)
         self.result_ = self._select(cands.covers[pool], cands.accuracy[pool], rng,
@@ -715,7 +711,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
     def _null_test(self, predicted, y_index, weights=None, held_out=None):
         """Turn the selection down unless its training predictions ``predicted`` beat the
         constant default class (``null_test``; ``held_out``: the verdict on out-of-fold
-        predictions of ``alpha="cv"``, or None)."""
+        predictions of the cross-validation, or None)."""
         self.null_test_, self.rejected_rules_ = None, None
         if not self._null_test_on() or len(self.rules_) == 0:
             return
@@ -728,7 +724,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
                                                float(self.significance), self.sign_test,
                                                sample_weight=weights)
         self.null_test_ = {"fixed": fixed, "broken": broken, "passed": passed}
-        if held_out is not None:   # alpha="cv": the rules must beat it on held-out rows too
+        if held_out is not None:   # the rules must beat it on held-out rows too
             self.null_test_.update(training_passed=passed, held_out=held_out)
             passed = self.null_test_["passed"] = passed and held_out["passed"]
         if not passed:
