@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib.metadata
 import importlib.util
 import math
 import numbers
-from collections.abc import Hashable, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Solution
 
-__all__ = ["Backend", "BackendBase", "check_time_limit", "hint_values", "package_version",
-           "parse_backend_specs"]
+__all__ = ["Backend", "BackendBase", "check_time_limit", "hint_values", "join_or_stop",
+           "package_version", "parse_backend_specs", "start_daemon", "stop_engines"]
+
+#: Seconds the interpreter waits at exit for engine threads still running
+#: (:func:`_wait_for_engines`).
+EXIT_GRACE = 60.0
+#: Seconds an engine asked to stop by a KeyboardInterrupt is given to return before the
+#: interrupt is re-raised (it then ends on its daemon thread).  Leaving the interpreter
+#: while CP-SAT still ran on its thread aborted the process ("terminate called without
+#: an active exception").
+INTERRUPT_GRACE = 2.0
 
 
 @runtime_checkable
@@ -145,6 +157,88 @@ def stop_margin(time_limit: float) -> float:
     (1.0, 0.2)
     """
     return min(1.0, 0.1 * time_limit)
+
+
+def start_daemon(target: Callable[[], None], name: str,
+                 stop: Callable[[], None]) -> threading.Event:
+    """Run the engine call ``target`` on a new daemon thread; return the event set when it
+    has returned.  ``stop()`` asks the engine to stop (from any thread).
+
+    The event, not ``Thread.join``, tells whether the engine ended: in Python 3.11 a
+    ``join`` cut short by Ctrl-C can leave the thread marked as ended while it still
+    runs, and a second ``join`` then returns at once.
+    """
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            target()
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.pop(done, None)
+            done.set()
+
+    with _RUNNING_LOCK:
+        _RUNNING[done] = stop
+    try:
+        threading.Thread(target=run, name=name, daemon=True).start()
+    except BaseException:
+        with _RUNNING_LOCK:
+            _RUNNING.pop(done, None)
+        raise
+    return done
+
+
+def join_or_stop(done: threading.Event, timeout: float | None) -> bool:
+    """Wait for an engine started by :func:`start_daemon`; return whether it ended.
+
+    ``timeout`` is in seconds (``None``: until it ends).  The main thread waits here
+    rather than inside the engine, so Ctrl-C (``KeyboardInterrupt``, or SIGTERM at the
+    CLI) reaches Python at once even without a time limit.  Every engine still running
+    is then asked to stop (:func:`stop_engines`: an interrupt stops the whole process's
+    work, also an engine a staged or portfolio stage runs on a thread of its own), this
+    one is given :data:`INTERRUPT_GRACE` seconds to return, and the interrupt is
+    re-raised.  A second Ctrl-C cuts that wait short.
+
+    Examples
+    --------
+    >>> join_or_stop(start_daemon(lambda: None, "demo", stop=lambda: None), None)
+    True
+    """
+    try:
+        return done.wait(timeout)
+    except BaseException:
+        stop_engines()
+        done.wait(INTERRUPT_GRACE)
+        raise
+
+
+def stop_engines() -> None:
+    """Ask every engine started by :func:`start_daemon` and still running to stop."""
+    with _RUNNING_LOCK:
+        stops = list(_RUNNING.values())
+    for stop in stops:
+        stop()
+
+
+#: the engine threads still running (:func:`start_daemon`): their ``done`` event and stop
+_RUNNING: dict[threading.Event, Callable[[], None]] = {}
+_RUNNING_LOCK = threading.Lock()
+
+
+@atexit.register
+def _wait_for_engines() -> None:
+    """At interpreter exit, give engines still running :data:`EXIT_GRACE` seconds to end.
+
+    They were asked to stop (a time limit, Ctrl-C) but may be in a phase that checks
+    rarely; an interpreter torn down under a running HiGHS or CP-SAT aborted ("terminate
+    called without an active exception", exit code 134).
+    """
+    with _RUNNING_LOCK:
+        pending = list(_RUNNING)
+    end = time.monotonic() + EXIT_GRACE
+    for done in pending:
+        done.wait(max(end - time.monotonic(), 0.0))
 
 
 def package_version(distribution: str) -> str:

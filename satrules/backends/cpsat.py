@@ -43,7 +43,6 @@ wall-clock limit the result may still depend on timing.
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Mapping
 from functools import reduce
@@ -55,7 +54,9 @@ from satrules.backends.base import (
     BackendBase,
     check_time_limit,
     hint_values,
+    join_or_stop,
     package_version,
+    start_daemon,
     stop_margin,
 )
 from satrules.exceptions import BackendError, EncodingError
@@ -248,6 +249,9 @@ class CPSATBackend(BackendBase):
             "log_search_progress": self.options["log"],
             "absolute_gap_limit": 0.5,
             "relative_gap_limit": 0.0,
+            # CP-SAT's own SIGINT handler ended the search and swallowed Ctrl-C without a
+            # limit, and aborted the process (std::bad_function_call) on its thread
+            "catch_sigint_signal": False,
         }
         if time_limit is not None:
             params["max_time_in_seconds"] = float(time_limit)
@@ -281,10 +285,9 @@ def _solve_watched(solver: Any, cp: Any, stop: float | None,
 
     CP-SAT releases the GIL while it solves; at ``stop`` (a little before the deadline)
     ``stop_search`` asks it to stop, and a solver still busy a grace period after the
-    deadline is left to finish on its thread.
+    deadline is left to finish on its thread.  Without a deadline it runs on the thread
+    all the same, so that Ctrl-C reaches the main thread (:func:`join_or_stop`).
     """
-    if deadline is None or stop is None:
-        return solver.solve(cp)
     box: dict[str, Any] = {}
 
     def run() -> None:
@@ -293,17 +296,15 @@ def _solve_watched(solver: Any, cp: Any, stop: float | None,
         except BaseException as exc:  # re-raised on the caller's thread
             box["error"] = exc
 
-    worker = threading.Thread(target=run, name="satrules-cpsat", daemon=True)
-    worker.start()
-    try:
-        worker.join(max(stop - time.perf_counter(), 0.0))
-        if worker.is_alive():
+    done = start_daemon(run, "satrules-cpsat", stop=solver.stop_search)
+    if deadline is None or stop is None:
+        finished = join_or_stop(done, None)
+    else:
+        finished = join_or_stop(done, max(stop - time.perf_counter(), 0.0))
+        if not finished:
             solver.stop_search()
-            worker.join(max(deadline + _GRACE - time.perf_counter(), 0.0))
-    except BaseException:  # KeyboardInterrupt: stop CP-SAT, then re-raise
-        solver.stop_search()
-        raise
-    if worker.is_alive():
+            finished = join_or_stop(done, max(deadline + _GRACE - time.perf_counter(), 0.0))
+    if not finished:
         return None
     if "error" in box:
         raise box["error"]

@@ -31,7 +31,9 @@ the limit less a small reserve for reading and checking it (0.25 s, at most 5 %)
 from HiGHS's own result when it has stopped, otherwise from the last incumbent it
 reported (FEASIBLE) or UNKNOWN, while HiGHS ends on its thread when its phase
 does (issue #12 row 12).  The whole call thus ends within the limit up to the
-time to check the answer.
+time to check the answer.  Without a limit HiGHS runs on the thread as well, so that
+Ctrl-C reaches the main thread at once and stops HiGHS at its next poll
+(:func:`~satrules.backends.base.join_or_stop`).
 """
 
 from __future__ import annotations
@@ -47,7 +49,14 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, check_time_limit, hint_values, stop_margin
+from satrules.backends.base import (
+    BackendBase,
+    check_time_limit,
+    hint_values,
+    join_or_stop,
+    start_daemon,
+    stop_margin,
+)
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS, literal_values
@@ -334,10 +343,8 @@ class HiGHSBackend(BackendBase):
         h.passModel(_to_lp(highspy, mip))
         if hint:
             h.setSolution(_hint_solution(highspy, model, mip, hint_values(model, hint)))
-        if time_limit is None:
-            h.run()
-            return self._answer(model, h, mip, opts, start)
-        watch = _Watch(*_deadlines(start, time_limit))
+        watch = _Watch(*(_deadlines(start, time_limit) if time_limit is not None
+                         else (_INF, None)))
         if _run_watched(h, watch):
             return self._answer(model, h, mip, opts, start)
         return self._overrun_answer(model, mip, watch, opts, start)
@@ -431,11 +438,22 @@ def _deadlines(start: float, time_limit: float) -> tuple[float, float]:
 class _Watch:
     """What HiGHS's callbacks (run on its thread) report: the last incumbent and the bound."""
 
-    def __init__(self, deadline: float, answer_by: float) -> None:
+    def __init__(self, deadline: float, answer_by: float | None) -> None:
         self.deadline = deadline  # time.perf_counter() value: HiGHS is stopped from then
         self.answer_by = answer_by  # the answer is taken then, whether HiGHS stopped or not
+        # (None: no limit; HiGHS runs until it ends or a KeyboardInterrupt stops it)
         self.best: np.ndarray | None = None
         self.bound = -_INF
+
+    def subscribe(self, h: Any) -> None:
+        """Subscribe to the callbacks of ``h`` that stop it and report incumbents."""
+        h.cbMipImprovingSolution.subscribe(self.improving)
+        for callback in (h.cbMipInterrupt, h.cbSimplexInterrupt, h.cbIpmInterrupt):
+            callback.subscribe(self.interrupt)
+
+    def stop(self) -> None:
+        """Stop HiGHS at its next poll (Ctrl-C)."""
+        self.deadline = -_INF
 
     def interrupt(self, event: Any) -> None:
         if time.perf_counter() > self.deadline:
@@ -452,20 +470,22 @@ def _run_watched(h: Any, watch: _Watch) -> bool:
 
     HiGHS releases the GIL while it runs; the interrupt callbacks stop it at the next
     point where it polls them, and the incumbent callback keeps the answer at hand.
+    Without a limit HiGHS runs on the thread all the same: the main thread then waits
+    in Python, where Ctrl-C reaches it (HiGHS run on the main thread let a Ctrl-C wait
+    until the proof ended, minutes on large CDPRL models).
     """
-    h.cbMipImprovingSolution.subscribe(watch.improving)
-    for callback in (h.cbMipInterrupt, h.cbSimplexInterrupt, h.cbIpmInterrupt):
-        callback.subscribe(watch.interrupt)
-    # HiGHS's own limit counts from here: building and passing the model are spent
-    h.setOptionValue("time_limit", max(watch.deadline - time.perf_counter(), 0.01))
-    worker = threading.Thread(target=h.run, name="satrules-highs", daemon=True)
-    worker.start()
-    try:
-        worker.join(max(watch.answer_by - time.perf_counter(), 0.0))
-    except BaseException:  # KeyboardInterrupt: stop HiGHS at its next poll, then re-raise
-        watch.deadline = -_INF
-        raise
-    return not worker.is_alive()
+    watch.subscribe(h)
+    return run_on_thread(h, watch)
+
+
+def run_on_thread(h: Any, watch: _Watch) -> bool:
+    """Run ``h`` (already :meth:`_Watch.subscribe`-d) on a thread, as :func:`_run_watched`."""
+    if watch.answer_by is not None:
+        # HiGHS's own limit counts from here: building and passing the model are spent
+        h.setOptionValue("time_limit", max(watch.deadline - time.perf_counter(), 0.01))
+    done = start_daemon(h.run, "satrules-highs", stop=watch.stop)
+    return join_or_stop(done, None if watch.answer_by is None
+                        else max(watch.answer_by - time.perf_counter(), 0.0))
 
 
 def _column_values(model: Model, mip: MIP, col_value: Any) -> np.ndarray:

@@ -28,7 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from satrules.backends.base import check_time_limit
-from satrules.backends.highs import HiGHSBackend, _construct_silently, build_mip
+from satrules.backends.highs import (
+    HiGHSBackend,
+    _construct_silently,
+    _Watch,
+    build_mip,
+    run_on_thread,
+)
 from satrules.ir import Model
 
 __all__ = ["LPBound", "load_relaxation", "lp_bound"]
@@ -118,6 +124,8 @@ def lp_bound(model: Model, *, time_limit: float | None = None, batch: int = 2000
     for key, val in {"output_flag": False, "threads": 1, "solver": "simplex"}.items():
         h.setOptionValue(key, val)
     load_relaxation(h, mip, mat, np.flatnonzero(active))
+    watch = _Watch(math.inf, None)   # runs on a thread: Ctrl-C stops HiGHS at its next poll
+    watch.subscribe(h)
     order = np.flatnonzero(active)  # LP row position -> model row
     best: int | None = None
     rounds = 0
@@ -133,7 +141,7 @@ def lp_bound(model: Model, *, time_limit: float | None = None, batch: int = 2000
                 return result(False)
             # HiGHS compares its limit with its run time summed over all runs of ``h``
             h.setOptionValue("time_limit", h.getRunTime() + left)
-        h.run()
+        run_on_thread(h, watch)
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return result(False)
         rounds += 1

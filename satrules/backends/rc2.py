@@ -36,7 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from satrules.backends.base import BackendBase, check_time_limit, hint_values, package_version
+from satrules.backends.base import (
+    BackendBase,
+    check_time_limit,
+    hint_values,
+    join_or_stop,
+    package_version,
+    start_daemon,
+)
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import ClauseArray
@@ -392,18 +399,11 @@ class _Watched:
         if stop_at is None:
             self._main()
         else:
-            thread = threading.Thread(target=self._main, name="satrules-rc2", daemon=True)
-            thread.start()
-            try:
-                thread.join(max(stop_at - time.perf_counter(), 0.0))
-                if thread.is_alive():
-                    self.stop()
-                    thread.join(max(give_up_at - time.perf_counter(), 0.0))
-            except BaseException:  # KeyboardInterrupt: interrupt the engine, then re-raise
+            done = start_daemon(self._main, "satrules-rc2", stop=self.stop)
+            if not join_or_stop(done, max(stop_at - time.perf_counter(), 0.0)):
                 self.stop()
-                raise
-            if thread.is_alive():
-                return False
+                if not join_or_stop(done, max(give_up_at - time.perf_counter(), 0.0)):
+                    return False
         if self.error is not None:
             raise self.error
         return True

@@ -19,12 +19,17 @@ portfolio a poor choice for the many small models of a partitioned learner).
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from satrules.backends.base import BackendBase, check_time_limit, parse_backend_specs
+from satrules.backends.base import (
+    BackendBase,
+    check_time_limit,
+    join_or_stop,
+    parse_backend_specs,
+    start_daemon,
+)
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.constraints import KINDS
@@ -189,10 +194,9 @@ def _run_stage(call: Any, deadline: float | None) -> Solution | None:
         except BaseException as exc:  # re-raised on the caller's thread
             box["error"] = exc
 
-    worker = threading.Thread(target=run, name="satrules-staged", daemon=True)
-    worker.start()
-    worker.join(max(deadline + _GIVE_UP - time.perf_counter(), 0.0))
-    if worker.is_alive():
+    # Ctrl-C while waiting stops the stage's engine too (join_or_stop -> stop_engines)
+    done = start_daemon(run, "satrules-staged", stop=lambda: None)
+    if not join_or_stop(done, max(deadline + _GIVE_UP - time.perf_counter(), 0.0)):
         return None
     if "error" in box:
         raise box["error"]

@@ -150,22 +150,18 @@ def test_highs_stops_and_answers_before_the_limit(monkeypatch, limit):
 
     seen = {}
 
-    class NeverEnds:  # the engine thread: started, never finished
-        def __init__(self, target, name, daemon):
-            self.engine = target.__self__
+    class NeverEnds:  # the engine thread's "done" event: never set
+        def __init__(self, engine):
+            self.engine = engine
 
-        def start(self):
-            pass
-
-        def join(self, timeout):
+        def wait(self, timeout):
             seen["join"] = timeout
             seen["engine_limit"] = self.engine.getOptionValue("time_limit")[1]
-
-        def is_alive(self):
-            return True
+            return False
 
     monkeypatch.setattr(highs, "time", SimpleNamespace(perf_counter=lambda: 100.0))
-    monkeypatch.setattr(highs, "threading", SimpleNamespace(Thread=NeverEnds))
+    monkeypatch.setattr(highs, "start_daemon",
+                        lambda target, name, stop: NeverEnds(target.__self__))
     sol = registry.solve(_hard_coverage_model(n_rules=8, n_groups=20), backend="highs",
                          time_limit=limit)
     assert sol.status is Status.UNKNOWN and "overran the time limit" in sol.message

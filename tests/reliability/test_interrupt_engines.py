@@ -1,0 +1,69 @@
+"""Ctrl-C stops an in-process engine, with or without a time limit, and the process exits cleanly.
+
+Before: HiGHS without a limit ran on the main thread, so Ctrl-C waited until the proof
+ended (a CDPR exact fit of 20,000 rows: minutes); CP-SAT's own SIGINT handler ended its
+search and swallowed the interrupt without a limit, and aborted the interpreter
+(``std::bad_function_call``) when CP-SAT ran on its thread under a limit; after the
+interrupt, leaving the interpreter while CP-SAT still ran aborted it too ("terminate
+called without an active exception"), as it did under HiGHS.  A staged solve (each
+stage on a thread of its own) left its stage's engine running after Ctrl-C.
+
+Each case runs in a child interpreter, so that an abort at exit is seen: the child
+solves a random Max-3-SAT model that no engine proves within minutes, and sends itself
+SIGINT once the engine's thread (or, for RC2 on the main thread, the call) has started.
+Nothing is timed: the child's timeout only ends a run that has already failed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from satrules.backends import registry
+from tests.timing import PATIENCE
+
+CHILD = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    import numpy as np
+    from satrules.backends import registry
+    from satrules.ir import Model
+
+    backend, limit = sys.argv[1], None if sys.argv[2] == "none" else float(sys.argv[2])
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # not ignored in a child
+    rng = np.random.default_rng(0)
+    model = Model()
+    xs = model.new_vars("x", 120)
+    for _ in range(1200):
+        vs, signs = rng.choice(120, 3, replace=False), rng.random(3) < 0.5
+        model.add_soft([xs[v] if s else -xs[v] for v, s in zip(vs, signs)], 1)
+
+    def press_ctrl_c():   # once the engine runs, however long a loaded machine took
+        if backend != "rc2":   # rc2 without a limit runs on the main thread
+            while not any(t.name.startswith("satrules-") for t in threading.enumerate()):
+                time.sleep(0.05)
+        time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    try:
+        sol = registry.solve(model, backend=backend, time_limit=limit)
+        print("answered", sol.status.value, flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+""")
+
+
+@pytest.mark.parametrize("backend, limit", [
+    ("highs", "none"), ("highs", "600"), ("cpsat", "none"), ("cpsat", "600"),
+    ("rc2", "none"), ("rc2", "600"), ("staged", "600"),
+])
+def test_ctrl_c_stops_the_engine_and_the_process_exits_cleanly(backend, limit):
+    if backend not in registry.available_backends():
+        pytest.skip(f"{backend} is not installed")
+    run = subprocess.run([sys.executable, "-c", CHILD, backend, limit], capture_output=True,
+                         text=True, timeout=PATIENCE)
+    assert run.stdout.strip() == "interrupted", (run.stdout, run.stderr[-2000:])
+    assert run.returncode == 0, run.stderr[-2000:]
