@@ -38,13 +38,13 @@ The worked example of ALGORITHMS.md §4.4 (10 samples, beta = 1/2, gamma = 3):
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from satrules.backends.highs import HiGHSBackend
+from satrules.backends.highs import HiGHSBackend, integer_bound
 from satrules.backends.lp_relaxation import lp_bound
 from satrules.backends.registry import choose_backend, solve
 from satrules.encoders.cdprl import (
@@ -149,6 +149,7 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
                 clique: bool = True, *, accuracy: Any = None, seed: int | None = None,
                 max_size: int | None = DEFAULT_MAX_SIZE, branch: bool = True,
                 lp: bool | str = "auto", sample_weight: Any = None,
+                progress: Callable[[int | None, int | None, float], Any] | None = None,
                 **engine_options: Any) -> ExactResult:
     """Select at most ``gamma`` rules of maximum coverage with every overlap-rate ``<= beta``.
 
@@ -211,6 +212,12 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
         samples in coverage, cover sizes and overlap rates (the warm start, the bounds
         and the model alike), so the optimum is that of the instance with each sample
         repeated ``w`` times; ``coverage`` and ``bound`` are weight sums.
+    progress : callable, optional
+        Called as ``progress(coverage, bound, seconds)`` while HiGHS searches (the
+        backend ``"auto"`` picks for selection models; other engines do not report):
+        the incumbent's coverage and HiGHS's proven upper bound on the optimum
+        (``None`` before the first), and HiGHS's run time.  From HiGHS's thread, often:
+        what :class:`~satrules.CDPRClassifier` shows on a terminal.
     **engine_options
         Passed to the backend constructor.  With ``backend="highs"``, the
         costly presolve rules 5-19 (probing, enumeration, ...) are switched
@@ -276,6 +283,8 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
         budget = max(budget - min(_AFTER_SOLVE, 0.02 * float(time_limit)), 0.01)
     if name == "highs":  # presolve overran 15 s limits by up to 145 s (_HIGHS_RULES_OFF)
         engine_options = {"presolve_rule_off": _HIGHS_RULES_OFF, **engine_options}
+        if progress is not None:
+            engine_options["progress"] = _coverage_progress(progress, enc.layout.total_weight)
     sol = solve(enc.model, backend=name, time_limit=budget, seed=seed, hint=hint_map,
                 **engine_options)
     ans = decode_cdprl(enc.layout, sol)
@@ -290,6 +299,15 @@ def solve_exact(covers: Any, beta: Any, gamma: int, backend: str = "auto",
     return ExactResult(selected=ans.selected, coverage=ans.coverage, status=sol.status,
                        bound=bound, solution=sol, layout=enc.layout, hint=warm,
                        bound_source=source)
+
+
+def _coverage_progress(progress, total: int):
+    """HiGHS's ``progress(cost, bound, nodes, seconds)`` as ``progress(coverage, bound,
+    seconds)`` in coverage units (coverage = the total weight less the cost)."""
+    def report(cost, bound, nodes, seconds):
+        progress(None if cost is None else total - cost,
+                 None if bound is None else total - integer_bound(bound), seconds)
+    return report
 
 
 def _remaining(time_limit: float | None, start: float, share: float) -> float | None:

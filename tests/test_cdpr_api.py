@@ -276,3 +276,21 @@ def test_interior_point_root_passes_through_engine_options():
     assert ipm.solution.options["mip_lp_solver"] == "ipm"
     assert ipm.status is Status.OPTIMAL and simplex.status is Status.OPTIMAL
     assert ipm.coverage == simplex.coverage
+
+
+@pytest.mark.skipif("highs" not in available_backends(), reason="highspy is not installed")
+def test_solve_exact_reports_coverage_between_incumbent_and_bound():
+    """``progress`` gets HiGHS's search in coverage units: every incumbent covers at most
+    the optimum, every bound is at least it."""
+    rng = np.random.default_rng(0)
+    covers = rng.random((40, 200)) < 0.08
+    seen = []
+    res = solve_exact(covers, 0.3, 5, backend="highs", hint=None, branch=False, lp=False,
+                      progress=lambda *report: seen.append(report))
+    assert res.status is Status.OPTIMAL
+    covered = [c for c, _, _ in seen if c is not None]
+    bounds = [b for _, b, _ in seen if b is not None]
+    assert covered and bounds
+    assert all(c <= res.coverage for c in covered) and all(b >= res.coverage for b in bounds)
+    again = solve_exact(covers, 0.3, 5, backend="highs", hint=None, branch=False, lp=False)
+    assert again.coverage == res.coverage

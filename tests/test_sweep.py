@@ -215,3 +215,38 @@ def test_progress_bars_only_on_a_terminal_and_not_quiet():
     with quiet_progress():                                         # CLI --quiet around a fit
         assert progress(items, stream=_FakeTTY()) is items
     assert progress_enabled(stream=_FakeTTY())                     # restored afterwards
+
+
+def test_status_line_draws_after_its_delay_and_never_once_closed(monkeypatch):
+    """A status line shows the latest text on a terminal, nothing before its delay, nothing
+    when quiet or not a terminal, and ignores reports that come after its block ended (an
+    engine thread may still report)."""
+    import io
+
+    import satrules._progress as progress_module
+    from satrules._progress import status_line
+    from tests.timing import wait_until
+
+    monkeypatch.setattr(progress_module, "STATUS_EVERY", 0.0)
+    tty = _FakeTTY()
+    with status_line("proving", stream=tty) as show:
+        show("covered 10, at most 20")
+        show("covered 12, at most 15")
+    later = show
+    text = "".join(tty.parts)
+    assert "proving" in text and "covered 12, at most 15" in text
+    drawn = len(tty.parts)
+    later("covered 13")
+    assert len(tty.parts) == drawn
+    waiting = _FakeTTY()
+    with status_line("proving", stream=waiting, delay=3600) as show:
+        show("covered 1")
+    assert waiting.parts == []
+    quiet_phase = _FakeTTY()   # one report before the delay: drawn when the delay ends
+    with status_line("proving", stream=quiet_phase, delay=0.05) as show:
+        show("bounding the optimum")
+        assert wait_until(lambda: "bounding the optimum" in "".join(quiet_phase.parts))
+    with status_line("proving", stream=io.StringIO()) as show:
+        assert show is None
+    with status_line("proving", stream=_FakeTTY(), quiet=True) as show:
+        assert show is None

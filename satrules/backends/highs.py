@@ -38,12 +38,13 @@ Ctrl-C reaches the main thread at once and stops HiGHS at its next poll
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -291,6 +292,14 @@ class HiGHSBackend(BackendBase):
         a fixed seed when no time limit cuts the search).
     log : bool
         Show HiGHS output (default False: silent).
+    progress : callable, optional
+        Called as ``progress(cost, bound, nodes, seconds)`` while HiGHS runs its MIP
+        search, from HiGHS's thread, at each poll of its interrupt callback: the
+        incumbent's cost (``None`` before the first), HiGHS's proven lower bound on the
+        cost (``None`` before the first), the branch-and-bound nodes and HiGHS's run time.
+        What :class:`~satrules.CDPRClassifier` shows on a terminal while it proves a
+        selection optimal.  An exception it raises is ignored (a display must not end a
+        solve).
     **options
         Further HiGHS options by name (e.g. ``presolve="off"``).
 
@@ -313,11 +322,14 @@ class HiGHSBackend(BackendBase):
     distribution = "highspy"
 
     def __init__(self, *, graph: str = "clique", threads: int = 1, log: bool = False,
-                 **options: Any) -> None:
+                 progress: Callable[..., Any] | None = None, **options: Any) -> None:
         super().__init__(graph=graph, threads=threads, log=log, **options)
         if graph not in ("clique", "pairwise"):
             raise EncodingError(f"graph must be 'clique' or 'pairwise', got {graph!r}")
+        if progress is not None and not callable(progress):
+            raise EncodingError(f"highs: progress must be callable, got {progress!r}")
         self.graph, self.threads, self.log = graph, int(threads), bool(log)
+        self.progress = progress
         self.extra = options
 
     def solve(self, model: Model, *, time_limit: float | None = None, seed: int | None = None,
@@ -344,7 +356,7 @@ class HiGHSBackend(BackendBase):
         if hint:
             h.setSolution(_hint_solution(highspy, model, mip, hint_values(model, hint)))
         watch = _Watch(*(_deadlines(start, time_limit) if time_limit is not None
-                         else (_INF, None)))
+                         else (_INF, None)), progress=self.progress)
         if _run_watched(h, watch):
             return self._answer(model, h, mip, opts, start)
         return self._overrun_answer(model, mip, watch, opts, start)
@@ -438,18 +450,31 @@ def _deadlines(start: float, time_limit: float) -> tuple[float, float]:
 class _Watch:
     """What HiGHS's callbacks (run on its thread) report: the last incumbent and the bound."""
 
-    def __init__(self, deadline: float, answer_by: float | None) -> None:
+    def __init__(self, deadline: float, answer_by: float | None,
+                 progress: Callable[..., Any] | None = None) -> None:
         self.deadline = deadline  # time.perf_counter() value: HiGHS is stopped from then
         self.answer_by = answer_by  # the answer is taken then, whether HiGHS stopped or not
         # (None: no limit; HiGHS runs until it ends or a KeyboardInterrupt stops it)
         self.best: np.ndarray | None = None
         self.bound = -_INF
+        self.progress = progress
 
     def subscribe(self, h: Any) -> None:
         """Subscribe to the callbacks of ``h`` that stop it and report incumbents."""
         h.cbMipImprovingSolution.subscribe(self.improving)
         for callback in (h.cbMipInterrupt, h.cbSimplexInterrupt, h.cbIpmInterrupt):
             callback.subscribe(self.interrupt)
+        if self.progress is not None:
+            h.cbMipInterrupt.subscribe(self.report)
+
+    def report(self, event: Any) -> None:
+        """Pass the MIP search's state to ``progress`` (see :class:`HiGHSBackend`)."""
+        out = event.data_out
+        cost, bound = float(out.mip_primal_bound), float(out.mip_dual_bound)
+        with contextlib.suppress(Exception):   # a display must not end the solve
+            self.progress(round(cost) if math.isfinite(cost) else None,
+                          bound if math.isfinite(bound) else None,
+                          int(out.mip_node_count), float(out.running_time))
 
     def stop(self) -> None:
         """Stop HiGHS at its next poll (Ctrl-C)."""

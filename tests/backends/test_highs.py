@@ -241,3 +241,50 @@ def test_bad_option_value_raises():
     m.new_var("x")
     with pytest.raises(BackendError, match="no_such_option"):
         registry.solve(m, backend="highs", no_such_option=1)
+
+
+def _max3sat(n_vars: int, n_clauses: int, seed: int = 0) -> Model:
+    """Random unweighted Max-3-SAT: HiGHS branches before it proves the optimum."""
+    rng = np.random.default_rng(seed)
+    model = Model()
+    xs = model.new_vars("x", n_vars)
+    for _ in range(n_clauses):
+        picked, signs = rng.choice(n_vars, 3, replace=False), rng.random(3) < 0.5
+        model.add_soft([xs[v] if s else -xs[v] for v, s in zip(picked, signs, strict=True)], 1)
+    return model
+
+
+@needs_highs
+@pytest.mark.parametrize("limit", [None, 600.0])
+def test_progress_reports_bounds_on_either_side_of_the_optimum(limit):
+    """``progress`` sees the MIP search: every incumbent costs at least the optimum, every
+    bound is at most it, nodes and run time never go back; the answer is unchanged."""
+    seen = []
+    model = _max3sat(20, 120)
+    sol = registry.solve(model, backend="highs", time_limit=limit,
+                         progress=lambda *report: seen.append(report))
+    plain = registry.solve(model, backend="highs")
+    assert sol.status is Status.OPTIMAL and sol.cost == plain.cost
+    assert "progress" not in sol.options
+    costs = [c for c, _, _, _ in seen if c is not None]
+    bounds = [b for _, b, _, _ in seen if b is not None]
+    assert costs and bounds, seen[:5]
+    assert all(b <= sol.cost + 1e-6 for b in bounds) and all(c >= sol.cost for c in costs)
+    for column in (2, 3):
+        values = [report[column] for report in seen]
+        assert values == sorted(values)
+
+
+@needs_highs
+def test_a_failing_progress_does_not_end_the_solve():
+    def broken(*report):
+        raise RuntimeError("display gone")
+
+    sol = registry.solve(_max3sat(20, 120), backend="highs", progress=broken)
+    assert sol.status is Status.OPTIMAL
+
+
+@needs_highs
+def test_progress_must_be_callable():
+    with pytest.raises(EncodingError, match="progress must be callable"):
+        HiGHSBackend(progress=3)
