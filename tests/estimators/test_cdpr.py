@@ -170,25 +170,6 @@ def test_bad_parameters_raise_in_fit(cancer, bad):
         clf.fit(X, y)
 
 
-class _Terminal:
-    """A stand-in for stderr that says it is a terminal and keeps what is written."""
-
-    def __init__(self):
-        self.parts = []
-
-    def write(self, text):
-        self.parts.append(text)
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return True
-
-    def getvalue(self):
-        return "".join(self.parts)
-
-
 def test_exact_fit_shows_its_proof_on_a_terminal(cancer, monkeypatch):
     """On a terminal, an exact fit shows a "CDPR exact selection" line (after the progress
     delay) with the coverage found; inside quiet_progress() (the CLI's --quiet), nothing."""
@@ -197,6 +178,7 @@ def test_exact_fit_shows_its_proof_on_a_terminal(cancer, monkeypatch):
     import satrules._progress as progress
     import satrules.estimators.cdpr as cdpr_module
     from satrules._progress import quiet_progress
+    from tests.estimators.test_selection import _Terminal
 
     X, y = cancer
     monkeypatch.setattr(cdpr_module, "PROGRESS_DELAY", 0.0)
