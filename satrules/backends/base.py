@@ -159,10 +159,13 @@ def stop_margin(time_limit: float) -> float:
     return min(1.0, 0.1 * time_limit)
 
 
-def start_daemon(target: Callable[[], None], name: str,
-                 stop: Callable[[], None]) -> threading.Event:
+def start_daemon(target: Callable[[], None], name: str, stop: Callable[[], None],
+                 wait_at_exit: bool = True) -> threading.Event:
     """Run the engine call ``target`` on a new daemon thread; return the event set when it
-    has returned.  ``stop()`` asks the engine to stop (from any thread).
+    has returned.  ``stop()`` asks the engine to stop (from any thread); with
+    ``wait_at_exit`` the interpreter waits for it at exit (:func:`_wait_for_engines`: C++
+    engines torn down while they run abort the process; RC2's SAT solvers do not, and a
+    core RC2 cannot interrupt may run on for long).
 
     The event, not ``Thread.join``, tells whether the engine ended: in Python 3.11 a
     ``join`` cut short by Ctrl-C can leave the thread marked as ended while it still
@@ -176,15 +179,19 @@ def start_daemon(target: Callable[[], None], name: str,
         finally:
             with _RUNNING_LOCK:
                 _RUNNING.pop(done, None)
+                _WAIT_AT_EXIT.discard(done)
             done.set()
 
     with _RUNNING_LOCK:
         _RUNNING[done] = stop
+        if wait_at_exit:
+            _WAIT_AT_EXIT.add(done)
     try:
         threading.Thread(target=run, name=name, daemon=True).start()
     except BaseException:
         with _RUNNING_LOCK:
             _RUNNING.pop(done, None)
+            _WAIT_AT_EXIT.discard(done)
         raise
     return done
 
@@ -223,6 +230,8 @@ def stop_engines() -> None:
 
 #: the engine threads still running (:func:`start_daemon`): their ``done`` event and stop
 _RUNNING: dict[threading.Event, Callable[[], None]] = {}
+#: ... of which those the interpreter waits for at exit
+_WAIT_AT_EXIT: set[threading.Event] = set()
 _RUNNING_LOCK = threading.Lock()
 
 
@@ -235,7 +244,7 @@ def _wait_for_engines() -> None:
     called without an active exception", exit code 134).
     """
     with _RUNNING_LOCK:
-        pending = list(_RUNNING)
+        pending = list(_WAIT_AT_EXIT)
     end = time.monotonic() + EXIT_GRACE
     for done in pending:
         done.wait(max(end - time.monotonic(), 0.0))

@@ -399,7 +399,8 @@ class _Watched:
         if stop_at is None:
             self._main()
         else:
-            done = start_daemon(self._main, "satrules-rc2", stop=self.stop)
+            done = start_daemon(self._main, "satrules-rc2", stop=self.stop,
+                                wait_at_exit=False)
             if not join_or_stop(done, max(stop_at - time.perf_counter(), 0.0)):
                 self.stop()
                 if not join_or_stop(done, max(give_up_at - time.perf_counter(), 0.0)):

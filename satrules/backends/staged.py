@@ -195,7 +195,7 @@ def _run_stage(call: Any, deadline: float | None) -> Solution | None:
             box["error"] = exc
 
     # Ctrl-C while waiting stops the stage's engine too (join_or_stop -> stop_engines)
-    done = start_daemon(run, "satrules-staged", stop=lambda: None)
+    done = start_daemon(run, "satrules-staged", stop=lambda: None, wait_at_exit=False)
     if not join_or_stop(done, max(deadline + _GIVE_UP - time.perf_counter(), 0.0)):
         return None
     if "error" in box:
