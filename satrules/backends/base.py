@@ -203,7 +203,7 @@ def join_or_stop(done: threading.Event, timeout: float | None) -> bool:
     rather than inside the engine, so Ctrl-C (``KeyboardInterrupt``, or SIGTERM at the
     CLI) reaches Python at once even without a time limit.  Every engine still running
     is then asked to stop (:func:`stop_engines`: an interrupt stops the whole process's
-    work, also an engine a staged or portfolio stage runs on a thread of its own), this
+    work, also the engine a ``staged`` stage runs on a thread of its own), this
     one is given :data:`INTERRUPT_GRACE` seconds to return, and the interrupt is
     re-raised.  A second Ctrl-C cuts that wait short.
 
