@@ -50,6 +50,13 @@ _PRODUCTS_BEFORE_CSC = 16
 #: A query touching more than ``nnz / _GATHER_SHARE`` entries is a product, not a gather
 #: (on diamonds, 2.6M nonzeros, a lower threshold made the local search slower).
 _GATHER_SHARE = 4
+#: A cover matrix of at most this many cells is also kept dense (``float32``, or
+#: ``float64`` with weights: 2 MB at most): on the few-hundred-row tables of a
+#: cross-validated fit, the sparse paths' fixed cost per query dominated the local search.
+_DENSE_CELLS = 1 << 18
+#: On a dense matrix, a query of at most ``n_samples / _DENSE_GATHER`` samples sums their
+#: columns; a larger one is a matrix-vector product.
+_DENSE_GATHER = 16
 
 
 def as_cover_matrix(covers: Any) -> sp.csr_matrix:
@@ -125,7 +132,11 @@ class Incidence:
     After :data:`_PRODUCTS_BEFORE_CSC` queries a CSC copy is built once (it
     costs about thirty products) and later queries gather the CSC columns of
     the given samples instead, costing ``sum of their degrees`` -- for GRA's
-    picks ``|cover(v)| * (rules per sample)``, far below ``nnz``.
+    picks ``|cover(v)| * (rules per sample)``, far below ``nnz``.  A matrix of at most
+    :data:`_DENSE_CELLS` cells (a few hundred candidates on a few hundred rows, as in each
+    fold of a cross-validated fit) is answered from a dense copy instead, by summing the
+    given samples' columns or by one small product: the sparse paths' fixed cost per
+    query was most of the local search's time there.
 
     With ``sample_weight`` every count is a weight sum (``sizes``, ``overlaps``,
     ``weight``, ``total``): a sample of weight ``w`` counts as ``w`` samples.
@@ -149,6 +160,11 @@ class Incidence:
             self.total = int(self.weights.sum())
         self._cols: sp.csc_matrix | None = None
         self._queries = 0
+        self._dense: np.ndarray | None = None
+        self._covers: list[np.ndarray] | None = None
+        if self.n_rules * self.n_samples <= _DENSE_CELLS:
+            self._dense = self.rows.toarray().astype(self._dtype)
+            self._covers = np.split(self.rows.indices, self.rows.indptr[1:-1])
 
     def weight(self, samples: np.ndarray) -> int:
         """Return the number (the total weight) of the distinct ``samples``."""
@@ -156,11 +172,23 @@ class Incidence:
 
     def cover(self, rule: int) -> np.ndarray:
         """Return the samples rule ``rule`` covers (sorted)."""
+        if self._covers is not None:
+            return self._covers[rule]
         return self.rows.indices[self.rows.indptr[rule]:self.rows.indptr[rule + 1]]
 
     def overlaps(self, samples: np.ndarray) -> np.ndarray:
         """Return ``|cover(r) & samples|`` (a weight sum with ``sample_weight``) for every
         rule ``r`` (``samples`` distinct)."""
+        if self._dense is not None:   # sums of integers below 2**24 (2**53): exact
+            if len(samples) * _DENSE_GATHER <= self.n_samples:
+                block = self._dense[:, samples]
+                sums = (block.sum(axis=1) if self.weights is None
+                        else block @ self.weights[samples].astype(self._dtype))
+            else:
+                vec = np.zeros(self.n_samples, dtype=self._dtype)
+                vec[samples] = 1 if self.weights is None else self.weights[samples]
+                sums = self._dense @ vec
+            return np.rint(sums).astype(np.int64)
         self._queries += 1
         if self._cols is None and self._queries > _PRODUCTS_BEFORE_CSC:
             self._cols = self.rows.tocsc()

@@ -251,13 +251,18 @@ def test_highs_runs_with_costly_presolve_rules_off():
     assert res.solution.options["presolve_rule_off"] == 0 and res.coverage == 10
 
 
-def test_incidence_overlaps_agree_on_every_path():
-    """covers.Incidence.overlaps: product, gather and the large-query product give one answer."""
+@pytest.mark.parametrize("dense_cells", [0, 1 << 18])
+def test_incidence_overlaps_agree_on_every_path(monkeypatch, dense_cells):
+    """covers.Incidence.overlaps: product, gather and the large-query product give one
+    answer, on the sparse matrix and on its dense copy (column sums or product)."""
+    from satrules import covers as covers_module
     from satrules.covers import Incidence
 
+    monkeypatch.setattr(covers_module, "_DENSE_CELLS", dense_cells)
     rng = np.random.default_rng(5)
     covers = rng.random((30, 200)) < 0.2
     inc = Incidence(covers)
+    assert (inc._dense is not None) == (dense_cells > 0)
     queries = [rng.choice(200, size=size, replace=False) for size in (0, 3, 40, 150, 200) * 8]
     for samples in queries:  # past 16 queries the CSC gather (and for large ones the product)
         want = covers[:, samples].sum(axis=1)

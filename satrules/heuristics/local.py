@@ -124,10 +124,11 @@ class _State:
         return bad
 
     def counts(self, selected: list[int]) -> np.ndarray:
-        cnt = np.zeros(self.inc.n_samples, dtype=np.int32)
-        for rule in selected:
-            cnt[self.inc.cover(rule)] += 1
-        return cnt
+        """Return how many rules of ``selected`` cover each sample."""
+        if not selected:
+            return np.zeros(self.inc.n_samples, dtype=np.int64)
+        return np.bincount(np.concatenate([self.inc.cover(rule) for rule in selected]),
+                           minlength=self.inc.n_samples)
 
     def n_conflicts(self, selected: list[int]) -> np.ndarray:
         total = np.zeros(self.inc.n_rules, dtype=np.int32)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from satrules import covers as covers_module
 from satrules.backends.registry import solve
 from satrules.cdpr import solve_exact
 from satrules.covers import Incidence, check_sample_weight
@@ -123,12 +124,16 @@ def test_a_heavy_sample_changes_the_choice():
     assert (res.selected, res.coverage) == ([1], 5)
 
 
-def test_incidence_weighted_counts_with_the_csc_gather():
-    """Past the products, overlaps are gathered from a CSC copy: weighted all the same."""
+@pytest.mark.parametrize("dense_cells", [0, 1 << 18])
+def test_incidence_weighted_counts_with_the_csc_gather(monkeypatch, dense_cells):
+    """Past the products, overlaps are gathered from a CSC copy: weighted all the same;
+    and on the dense copy of a small matrix, by column sums or a product."""
+    monkeypatch.setattr(covers_module, "_DENSE_CELLS", dense_cells)
     rng = np.random.default_rng(1)
     covers = rng.random((30, 200)) < 0.1
     w = rng.integers(1, 9, 200)
     inc = Incidence(covers, w)
+    assert (inc._dense is not None) == (dense_cells > 0)
     for _ in range(40):   # past _PRODUCTS_BEFORE_CSC, both the gather and product paths
         samples = np.flatnonzero(rng.random(200) < rng.choice([0.02, 0.9]))
         assert inc.overlaps(samples).tolist() == (covers[:, samples] @ w[samples]).tolist()

@@ -117,3 +117,36 @@ def test_kicks_until_the_time_limit():
     res = local_select(covers, 0.3, 4, n_kicks=None, time_limit=0.3)
     assert is_feasible(covers, res.selected, 0.3, 4)
     assert res.coverage >= gra_select(covers, 0.3, 4, "marginal").coverage
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=st.tuples(st.integers(1, 40), st.integers(1, 120)),
+       density=st.sampled_from([0.05, 0.2, 0.5]), weights=st.none() | st.integers(2, 6),
+       beta=st.sampled_from(BETAS), gamma=st.integers(0, 6), strict=st.booleans(),
+       seed=st.integers(0, 2**16))
+def test_dense_and_sparse_counts_give_the_same_answers(shape, density, weights, beta, gamma,
+                                                        strict, seed):
+    """A small cover matrix is counted on a dense copy (``covers._DENSE_CELLS``): GRA, GDY
+    and the local search (every move, kick and restart) answer as on the sparse matrix."""
+    from unittest import mock
+
+    from satrules import covers as covers_module
+    from satrules.heuristics import gdy_select
+
+    rng = np.random.default_rng(seed)
+    covers = rng.random(shape) < density
+    w = None if weights is None else rng.integers(1, weights + 1, shape[1])
+
+    def answers():
+        res = local_select(covers, beta, gamma, strict=strict, n_kicks=5, n_anchors=5,
+                           random_state=seed, sample_weight=w)
+        return ((res.selected, res.coverage, res.start, res.seeds, res.moves, res.kicks),
+                [gra_select(covers, beta, gamma, sel, strict, sample_weight=w).selected
+                 for sel in ("static", "marginal")],
+                gdy_select(covers, gamma, 1.0, sample_weight=w).selected)
+
+    with mock.patch.object(covers_module, "_DENSE_CELLS", 0):
+        sparse = answers()
+    with mock.patch.object(covers_module, "_DENSE_CELLS", 1 << 18):
+        dense = answers()
+    assert dense == sparse
