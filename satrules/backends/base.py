@@ -159,23 +159,43 @@ def stop_margin(time_limit: float) -> float:
     return min(1.0, 0.1 * time_limit)
 
 
-def start_daemon(target: Callable[[], None], name: str, stop: Callable[[], None],
-                 wait_at_exit: bool = True) -> threading.Event:
+class EngineRun(threading.Event):
+    """The event :func:`start_daemon` returns: set when the engine call has returned, and
+    holding what it returned (``result``) or raised (``error``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def outcome(self) -> Any:
+        """Return the engine call's value, or raise its exception on the caller's thread
+        (only once the event is set)."""
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+def start_daemon(target: Callable[[], Any], name: str, stop: Callable[[], None],
+                 wait_at_exit: bool = True) -> EngineRun:
     """Run the engine call ``target`` on a new daemon thread; return the event set when it
-    has returned.  ``stop()`` asks the engine to stop (from any thread); with
-    ``wait_at_exit`` the interpreter waits for it at exit (:func:`_wait_for_engines`: C++
-    engines torn down while they run abort the process; RC2's SAT solvers do not, and a
-    core RC2 cannot interrupt may run on for long).
+    has returned, which then holds its value or exception (:meth:`EngineRun.outcome`).
+    ``stop()`` asks the engine to stop (from any thread); with ``wait_at_exit`` the
+    interpreter waits for it at exit (:func:`_wait_for_engines`: C++ engines torn down
+    while they run abort the process; RC2's SAT solvers do not, and a core RC2 cannot
+    interrupt may run on for long).
 
     The event, not ``Thread.join``, tells whether the engine ended: in Python 3.11 a
     ``join`` cut short by Ctrl-C can leave the thread marked as ended while it still
     runs, and a second ``join`` then returns at once.
     """
-    done = threading.Event()
+    done = EngineRun()
 
     def run() -> None:
         try:
-            target()
+            done.result = target()
+        except BaseException as exc:  # re-raised on the caller's thread by outcome()
+            done.error = exc
         finally:
             with _RUNNING_LOCK:
                 _RUNNING.pop(done, None)
@@ -209,8 +229,9 @@ def join_or_stop(done: threading.Event, timeout: float | None) -> bool:
 
     Examples
     --------
-    >>> join_or_stop(start_daemon(lambda: None, "demo", stop=lambda: None), None)
-    True
+    >>> run = start_daemon(lambda: 42, "demo", stop=lambda: None)
+    >>> join_or_stop(run, None), run.outcome()
+    (True, 42)
     """
     try:
         return done.wait(timeout)

@@ -288,15 +288,7 @@ def _solve_watched(solver: Any, cp: Any, stop: float | None,
     deadline is left to finish on its thread.  Without a deadline it runs on the thread
     all the same, so that Ctrl-C reaches the main thread (:func:`join_or_stop`).
     """
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["code"] = solver.solve(cp)
-        except BaseException as exc:  # re-raised on the caller's thread
-            box["error"] = exc
-
-    done = start_daemon(run, "satrules-cpsat", stop=solver.stop_search)
+    done = start_daemon(lambda: solver.solve(cp), "satrules-cpsat", stop=solver.stop_search)
     if deadline is None or stop is None:
         finished = join_or_stop(done, None)
     else:
@@ -304,11 +296,7 @@ def _solve_watched(solver: Any, cp: Any, stop: float | None,
         if not finished:
             solver.stop_search()
             finished = join_or_stop(done, max(deadline + _GRACE - time.perf_counter(), 0.0))
-    if not finished:
-        return None
-    if "error" in box:
-        raise box["error"]
-    return box["code"]
+    return done.outcome() if finished else None
 
 
 def _build(lowered: Model, weights: list[int],

@@ -509,8 +509,11 @@ def run_on_thread(h: Any, watch: _Watch) -> bool:
         # HiGHS's own limit counts from here: building and passing the model are spent
         h.setOptionValue("time_limit", max(watch.deadline - time.perf_counter(), 0.01))
     done = start_daemon(h.run, "satrules-highs", stop=watch.stop)
-    return join_or_stop(done, None if watch.answer_by is None
-                        else max(watch.answer_by - time.perf_counter(), 0.0))
+    if not join_or_stop(done, None if watch.answer_by is None
+                        else max(watch.answer_by - time.perf_counter(), 0.0)):
+        return False
+    done.outcome()   # an exception of HiGHS's run, raised here
+    return True
 
 
 def _column_values(model: Model, mip: MIP, col_value: Any) -> np.ndarray:

@@ -369,24 +369,19 @@ class _Watched:
         self.build, self.work, self.on_stop = build, work, on_stop
         self.obj: Any = None
         self.result: Any = None
-        self.error: BaseException | None = None
         self.stopped = False
         self.lock = threading.Lock()
 
-    def _main(self) -> None:
+    def _main(self) -> Any:
+        obj = self.build()
+        with self.lock:
+            self.obj, stopped = obj, self.stopped
         try:
-            obj = self.build()
+            return None if stopped else self.work(obj)
+        finally:
             with self.lock:
-                self.obj, stopped = obj, self.stopped
-            try:
-                if not stopped:
-                    self.result = self.work(obj)
-            finally:
-                with self.lock:
-                    self.obj = None
-                obj.delete()
-        except BaseException as exc:  # re-raised on the caller's thread
-            self.error = exc
+                self.obj = None
+            obj.delete()
 
     def stop(self) -> None:
         with self.lock:
@@ -397,14 +392,12 @@ class _Watched:
     def run(self, stop_at: float | None, give_up_at: float | None) -> bool:
         """Return True if the work finished (then ``result`` holds its value)."""
         if stop_at is None:
-            self._main()
-        else:
-            done = start_daemon(self._main, "satrules-rc2", stop=self.stop,
-                                wait_at_exit=False)
-            if not join_or_stop(done, max(stop_at - time.perf_counter(), 0.0)):
-                self.stop()
-                if not join_or_stop(done, max(give_up_at - time.perf_counter(), 0.0)):
-                    return False
-        if self.error is not None:
-            raise self.error
+            self.result = self._main()
+            return True
+        done = start_daemon(self._main, "satrules-rc2", stop=self.stop, wait_at_exit=False)
+        if not join_or_stop(done, max(stop_at - time.perf_counter(), 0.0)):
+            self.stop()
+            if not join_or_stop(done, max(give_up_at - time.perf_counter(), 0.0)):
+                return False
+        self.result = done.outcome()   # the work's exception, raised here
         return True

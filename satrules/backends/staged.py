@@ -186,18 +186,8 @@ def _run_stage(call: Any, deadline: float | None) -> Solution | None:
     """Return ``call()``, or None if it is still running ``_GIVE_UP`` s past ``deadline``."""
     if deadline is None:
         return call()
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["solution"] = call()
-        except BaseException as exc:  # re-raised on the caller's thread
-            box["error"] = exc
-
     # Ctrl-C while waiting stops the stage's engine too (join_or_stop -> stop_engines)
-    done = start_daemon(run, "satrules-staged", stop=lambda: None, wait_at_exit=False)
+    done = start_daemon(call, "satrules-staged", stop=lambda: None, wait_at_exit=False)
     if not join_or_stop(done, max(deadline + _GIVE_UP - time.perf_counter(), 0.0)):
         return None
-    if "error" in box:
-        raise box["error"]
-    return box["solution"]
+    return done.outcome()
