@@ -82,8 +82,13 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
     dicts with string keys; tuples arrive as lists, paths as strings).  Only
     ``target``'s module (and what it imports) is loaded in the child, never the
     caller's ``__main__``.  Standard input is
-    ``/dev/null``; output and the process group are the parent's.  On Linux the
-    child is killed if the parent dies, even by SIGKILL (:func:`die_with_parent`).
+    ``/dev/null``; output is the parent's.  The child leads a new session (and process
+    group) from its first instruction, so a Ctrl-C at a terminal, which reaches the
+    whole foreground process group, reaches only the parent, which kills its children
+    as the interrupt unwinds it (before, a child still starting printed its own
+    ``KeyboardInterrupt`` traceback, or "can't initialize signals", under the parent's).
+    On Linux the child is killed if the parent dies, even by SIGKILL
+    (:func:`die_with_parent`).
     A child that died before it read the call shows as a closed pipe to the
     caller's ``recv``; if sending the call is interrupted, the child is killed
     before the interrupt goes on.
@@ -103,7 +108,8 @@ def start(target: Callable[..., Any], args: tuple = ()) -> tuple[Child, Connecti
         # the interpreter multiprocessing would use (multiprocessing.set_executable works)
         popen = subprocess.Popen([get_executable(), "-c", _BOOT, str(theirs.fileno()),
                                   str(os.getpid())],
-                                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+                                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                                 start_new_session=True)
     except BaseException:
         mine.close()
         raise

@@ -224,9 +224,11 @@ def _child_main(conn: Any, spec: dict) -> None:
     """Child process entry: read the clauses, solve in process, send the answer.
 
     The clauses arrive as :func:`_pack` bytes and the answer leaves as JSON: nothing
-    crosses the pipe pickled.  The child stays in its parent's process group: the
-    engines that run here start no processes of their own, and a portfolio member that
-    killed its group must take this child with it.
+    crosses the pipe pickled.  The engines that run here start no processes of their
+    own.  The child leads a session of its own (:func:`satrules.backends._child.start`);
+    when its parent is a portfolio member, the member's :func:`kill_process_tree` finds it
+    as a descendant, and it dies with the member in any case
+    (:func:`~satrules.backends._child.die_with_parent`).
     """
     try:
         data = _unpack(conn.recv_bytes())

@@ -1,8 +1,8 @@
 """Portfolio backend: race several backends in separate processes on one model.
 
 Each member runs in a child process (a fresh interpreter that never re-runs the
-caller's script: :mod:`satrules.backends._child`) that first makes itself the
-leader of a new process group, so that engines which
+caller's script: :mod:`satrules.backends._child`) that leads a new session and
+process group, so that engines which
 start processes of their own (hermax's incomplete engines) die with it.  The
 model travels as plain arrays (``numpy.savez``, read with ``allow_pickle=False``)
 and answers come back as JSON, so nothing is unpickled from a member.  The parent
@@ -55,13 +55,13 @@ _REPORT_MARGIN = 0.3
 def _member_main(conn: Any, name: str, options: dict, deadline: float | None,
                  seed: int | None, hint: list | None,
                  scratch: str | None = None) -> None:
-    """Child entry: own process group, read the model, solve, send a plain-data answer.
+    """Child entry (a new session and process group): read the model, solve, send a
+    plain-data answer.
 
     Temporary files go to ``scratch``, a directory the parent removes: a member is
     killed without warning, so its own clean-up (e.g. the ``wcnf`` backend's
     temporary WCNF file) may never run.
     """
-    os.setpgid(0, 0)   # (it dies with the parent: satrules.backends._child.start)
     if scratch is not None:
         os.environ["TMPDIR"] = scratch  # for processes the member starts
         tempfile.tempdir = scratch

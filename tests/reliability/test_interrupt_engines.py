@@ -67,3 +67,55 @@ def test_ctrl_c_stops_the_engine_and_the_process_exits_cleanly(backend, limit):
                          text=True, timeout=PATIENCE)
     assert run.stdout.strip() == "interrupted", (run.stdout, run.stderr[-2000:])
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+PORTFOLIO_CHILD = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    import numpy as np
+    from satrules.backends.portfolio import PortfolioBackend
+    from satrules.ir import Model
+
+    wait = float(sys.argv[1])
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # not ignored in a child
+    rng = np.random.default_rng(0)
+    model = Model()
+    xs = model.new_vars("x", 120)
+    for _ in range(1200):
+        vs, signs = rng.choice(120, 3, replace=False), rng.random(3) < 0.5
+        model.add_soft([xs[v] if s else -xs[v] for v, s in zip(vs, signs)], 1)
+    backend = PortfolioBackend(backends=["rc2", "cpsat"])
+
+    def press_ctrl_c():   # a terminal's Ctrl-C reaches the whole foreground process group
+        while len(backend.last_pids) < 2:   # once both members exist (still importing)
+            time.sleep(0.01)
+        time.sleep(wait)
+        os.killpg(os.getpgid(0), signal.SIGINT)
+
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    try:
+        backend.solve(model, time_limit=600)
+        print("answered", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", *backend.last_pids, flush=True)
+""")
+
+
+@pytest.mark.parametrize("wait", [0.0, 3.0])
+def test_ctrl_c_at_a_terminal_stops_a_portfolio_quietly(wait):
+    """A terminal's Ctrl-C goes to every process of the foreground group, the members
+    too.  The parent unwinds and kills them; the members print nothing (before, one
+    still importing printed its own KeyboardInterrupt traceback) and none is left."""
+    from tests.timing import alive, wait_until
+
+    for name in ("rc2", "cpsat"):
+        if name not in registry.available_backends():
+            pytest.skip(f"{name} is not installed")
+    run = subprocess.run([sys.executable, "-c", PORTFOLIO_CHILD, str(wait)],
+                         capture_output=True, text=True, timeout=PATIENCE,
+                         start_new_session=True)   # its own group, as a terminal's job
+    words = run.stdout.split()
+    assert words[:1] == ["interrupted"] and len(words) == 3, (run.stdout, run.stderr[-2000:])
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr, \
+        run.stderr[-2000:]
+    assert wait_until(lambda: not any(alive(int(pid)) for pid in words[1:]))
