@@ -25,13 +25,13 @@ import pytest
 from satrules.backends import registry
 from tests.timing import PATIENCE
 
-CHILD = textwrap.dedent("""
+#: Both children start so: SIGINT handled, and a random Max-3-SAT model no engine proves
+#: within minutes.
+MODEL = textwrap.dedent("""
     import os, signal, sys, threading, time
     import numpy as np
-    from satrules.backends import registry
     from satrules.ir import Model
 
-    backend, limit = sys.argv[1], None if sys.argv[2] == "none" else float(sys.argv[2])
     signal.signal(signal.SIGINT, signal.default_int_handler)  # not ignored in a child
     rng = np.random.default_rng(0)
     model = Model()
@@ -39,6 +39,12 @@ CHILD = textwrap.dedent("""
     for _ in range(1200):
         vs, signs = rng.choice(120, 3, replace=False), rng.random(3) < 0.5
         model.add_soft([xs[v] if s else -xs[v] for v, s in zip(vs, signs)], 1)
+""")
+
+CHILD = MODEL + textwrap.dedent("""
+    from satrules.backends import registry
+
+    backend, limit = sys.argv[1], None if sys.argv[2] == "none" else float(sys.argv[2])
 
     def press_ctrl_c():   # once the engine runs, however long a loaded machine took
         if backend != "rc2":   # rc2 without a limit runs on the main thread
@@ -69,20 +75,10 @@ def test_ctrl_c_stops_the_engine_and_the_process_exits_cleanly(backend, limit):
     assert run.returncode == 0, run.stderr[-2000:]
 
 
-PORTFOLIO_CHILD = textwrap.dedent("""
-    import os, signal, sys, threading, time
-    import numpy as np
+PORTFOLIO_CHILD = MODEL + textwrap.dedent("""
     from satrules.backends.portfolio import PortfolioBackend
-    from satrules.ir import Model
 
     wait = float(sys.argv[1])
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # not ignored in a child
-    rng = np.random.default_rng(0)
-    model = Model()
-    xs = model.new_vars("x", 120)
-    for _ in range(1200):
-        vs, signs = rng.choice(120, 3, replace=False), rng.random(3) < 0.5
-        model.add_soft([xs[v] if s else -xs[v] for v, s in zip(vs, signs)], 1)
     backend = PortfolioBackend(backends=["rc2", "cpsat"])
 
     def press_ctrl_c():   # a terminal's Ctrl-C reaches the whole foreground process group
