@@ -14,7 +14,12 @@ with nothing but ``random_state=0`` set, on
 process at a time, and records wall and CPU time of the fit, train and test accuracy,
 the majority rate, the rules' literals and, for CDPR, the α chosen and the exact
 selection's status.  ``--learners`` also takes ``cdpr-exact-60s``: the exact method with
-``time_limit=60`` (seconds for its selection).
+``time_limit=60`` (seconds for its selection), and ``tree-d<depth>``: scikit-learn's
+``DecisionTreeClassifier(max_depth=depth)`` on the columns of
+``ThresholdBinarizer(thresholds="tree")`` (the conditions IMLI and IMLIB choose from with
+their defaults), whose ``literals``
+are those of the rules it amounts to for ``classes_[1]`` (one rule per leaf of that
+class, one literal per split on its path): how accurate rules of a given size can be.
 
 Usage::
 
@@ -61,6 +66,14 @@ def load(name: str):
 def make(learner: str):
     from satrules import CDPRClassifier, IMLIBClassifier, IMLIClassifier
 
+    if learner.startswith("tree-d"):                                   # tree-d3
+        from sklearn.pipeline import make_pipeline
+        from sklearn.tree import DecisionTreeClassifier
+
+        from satrules.binarize import ThresholdBinarizer
+
+        return make_pipeline(ThresholdBinarizer(thresholds="tree"), DecisionTreeClassifier(
+            max_depth=int(learner[len("tree-d"):]), random_state=0))
     if learner.startswith("cdpr-exact-") and learner.endswith("s"):   # cdpr-exact-60s
         return CDPRClassifier(method="exact", random_state=0,
                               time_limit=float(learner[len("cdpr-exact-"):-1]))
@@ -71,6 +84,19 @@ def make(learner: str):
 
 
 def literals(est) -> int:
+    if hasattr(est, "steps"):     # a tree on binarized columns: its rules for classes_[1]
+        tree = est.steps[-1][1].tree_
+        depth, stack, total = {0: 0}, [0], 0
+        while stack:
+            node = stack.pop()
+            kids = (tree.children_left[node], tree.children_right[node])
+            if kids[0] < 0:
+                total += depth[node] * int(tree.value[node][0].argmax() == 1)
+                continue
+            for kid in kids:
+                depth[kid] = depth[node] + 1
+                stack.append(kid)
+        return total
     rules = est.rules_
     if hasattr(rules, "width"):   # CDPR's candidates
         return int(rules.width.sum())
