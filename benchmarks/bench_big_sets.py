@@ -17,9 +17,9 @@ selection's status.  ``--learners`` also takes ``cdpr-exact-60s``: the exact met
 ``time_limit=60`` (seconds for its selection), and ``tree-d<depth>``: scikit-learn's
 ``DecisionTreeClassifier(max_depth=depth)`` on the columns of
 ``ThresholdBinarizer(thresholds="tree")`` (the conditions IMLI and IMLIB choose from with
-their defaults), whose ``literals``
-are those of the rules it amounts to for ``classes_[1]`` (one rule per leaf of that
-class, one literal per split on its path): how accurate rules of a given size can be.
+their defaults), whose ``literals`` are those of the rules it amounts to for
+``classes_[1]``, unsimplified (one rule per leaf of that class, one literal per split on
+its path): how accurate rules of about a given size can be.
 
 Usage::
 
