@@ -10,13 +10,14 @@ import numbers
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from satrules.exceptions import BackendError, BackendUnavailableError, EncodingError
 from satrules.ir import Model, Solution
 
 __all__ = ["Backend", "BackendBase", "check_time_limit", "hint_values", "join_or_stop",
-           "package_version", "parse_backend_specs", "start_daemon", "stop_engines"]
+           "package_version", "parse_backend_specs", "start_daemon", "stop_engines",
+           "wait_awake"]
 
 #: Seconds the interpreter waits at exit for engine threads still running
 #: (:func:`_wait_for_engines`).
@@ -26,6 +27,11 @@ EXIT_GRACE = 60.0
 #: while CP-SAT still ran on its thread aborted the process ("terminate called without
 #: an active exception").
 INTERRUPT_GRACE = 2.0
+#: Longest a wait of the main thread blocks at once (:func:`wait_awake`), in seconds: a
+#: Ctrl-C whose signal did not interrupt the blocking call is acted on this late at most.
+SIGNAL_CHECK = 0.25
+
+T = TypeVar("T")
 
 
 @runtime_checkable
@@ -234,11 +240,39 @@ def join_or_stop(done: threading.Event, timeout: float | None) -> bool:
     (True, 42)
     """
     try:
-        return done.wait(timeout)
+        return wait_awake(done.wait, timeout)
     except BaseException:
         stop_engines()
         done.wait(INTERRUPT_GRACE)
         raise
+
+
+def wait_awake(wait_for: Callable[[float], T], timeout: float | None) -> T:
+    """Call ``wait_for(step)`` with steps of :data:`SIGNAL_CHECK` seconds at most until it
+    returns something true or ``timeout`` seconds (``None``: no limit) have passed.
+
+    Return its last answer.  Python runs a signal handler (Ctrl-C's ``KeyboardInterrupt``)
+    only in the main thread and between bytecodes: a blocking call is cut short only if
+    the signal lands on the main thread while it is inside that call.  A SIGINT that
+    landed on another thread, or on the main thread just before it entered the call,
+    left the handler pending until the call returned -- a portfolio given ``time_limit=600``
+    ignored Ctrl-C for ten minutes.  Waiting in steps bounds that delay.
+
+    Examples
+    --------
+    >>> import threading
+    >>> done = threading.Event(); timer = threading.Timer(0.3, done.set); timer.start()
+    >>> wait_awake(done.wait, None)
+    True
+    >>> wait_awake(threading.Event().wait, 0.1)
+    False
+    """
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        step = SIGNAL_CHECK if end is None else min(SIGNAL_CHECK, end - time.monotonic())
+        answer = wait_for(max(step, 0.0))
+        if answer or (end is not None and time.monotonic() >= end):
+            return answer
 
 
 def stop_engines() -> None:

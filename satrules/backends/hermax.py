@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from satrules.backends._child import start as start_child
-from satrules.backends.base import BackendBase, check_time_limit
+from satrules.backends.base import BackendBase, check_time_limit, wait_awake
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.lowering import lower
@@ -313,7 +313,7 @@ def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
                                   daemon=True)
         thread.start()
         sender = thread
-        if parent.poll(max(deadline - time.monotonic(), 0.0)):
+        if wait_awake(parent.poll, max(deadline - time.monotonic(), 0.0)):
             try:
                 kind, payload = json.loads(parent.recv_bytes())
                 return kind, payload

@@ -22,6 +22,7 @@ margin for reporting) when they start, and the parent waits at most
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from satrules.backends._child import start as start_child
-from satrules.backends.base import BackendBase, hint_values, parse_backend_specs
+from satrules.backends.base import BackendBase, hint_values, parse_backend_specs, wait_awake
 from satrules.backends.hermax import kill_process_tree
 from satrules.exceptions import EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
@@ -231,7 +232,7 @@ class PortfolioBackend(BackendBase):
         pending = set(conns)
         while pending:
             timeout = None if deadline is None else max(deadline + GRACE - time.time(), 0.0)
-            ready = wait(list(pending), timeout)
+            ready = wait_awake(functools.partial(wait, list(pending)), timeout)
             if not ready:
                 break
             for conn in ready:

@@ -576,7 +576,8 @@ class ExternalWCNFBackend(BackendBase):
                     if exit_at is not None:
                         return
                     try:
-                        proc.wait(self._timeout(now, deadline, term_at, kill_at, exit_at))
+                        proc.wait(self._timeout(now, deadline, term_at, kill_at, exit_at,
+                                                _POLL))
                     except subprocess.TimeoutExpired:
                         pass
                     continue

@@ -150,18 +150,15 @@ def test_highs_stops_and_answers_before_the_limit(monkeypatch, limit):
 
     seen = {}
 
-    class NeverEnds:  # the engine thread's "done" event: never set
-        def __init__(self, engine):
-            self.engine = engine
-
-        def wait(self, timeout):
-            seen["join"] = timeout
-            seen["engine_limit"] = self.engine.getOptionValue("time_limit")[1]
-            return False
+    def never_ends(done, timeout):   # the wait for the engine thread: it never ends
+        seen["join"] = timeout
+        seen["engine_limit"] = done.getOptionValue("time_limit")[1]
+        return False
 
     monkeypatch.setattr(highs, "time", SimpleNamespace(perf_counter=lambda: 100.0))
-    monkeypatch.setattr(highs, "start_daemon",
-                        lambda target, name, stop: NeverEnds(target.__self__))
+    # the "done" event handed to the wait is the engine itself, to read its limit
+    monkeypatch.setattr(highs, "start_daemon", lambda target, name, stop: target.__self__)
+    monkeypatch.setattr(highs, "join_or_stop", never_ends)
     sol = registry.solve(_hard_coverage_model(n_rules=8, n_groups=20), backend="highs",
                          time_limit=limit)
     assert sol.status is Status.UNKNOWN and "overran the time limit" in sol.message

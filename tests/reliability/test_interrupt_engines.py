@@ -16,6 +16,7 @@ Nothing is timed: the child's timeout only ends a run that has already failed.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -23,6 +24,7 @@ import textwrap
 import pytest
 
 from satrules.backends import registry
+from tests.backends.conftest import BACKEND_OPTIONS
 from tests.timing import PATIENCE
 
 #: Both children start so: SIGINT handled, and a random Max-3-SAT model no engine proves
@@ -115,3 +117,61 @@ def test_ctrl_c_at_a_terminal_stops_a_portfolio_quietly(wait):
     assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr, \
         run.stderr[-2000:]
     assert wait_until(lambda: not any(alive(int(pid)) for pid in words[1:]))
+
+
+LATE_CHILD = MODEL + textwrap.dedent("""
+    import json
+    from satrules.backends import registry
+
+    backend, options = sys.argv[1], json.loads(sys.argv[2])
+    main = threading.main_thread().ident
+
+    def waiting_in_solve():   # the main thread sits in a blocking wait inside the solve
+        frame = sys._current_frames().get(main)
+        names = []
+        while frame is not None:
+            names.append(frame.f_code.co_name)
+            frame = frame.f_back
+        return names[:1] in (["select"], ["wait"]) and "solve" in names
+
+    def press_ctrl_c():
+        while not waiting_in_solve():
+            time.sleep(0.01)
+        time.sleep(0.5)   # inside the blocking call by now; if not, the test is only weaker
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    # from here on SIGINT lands on the helper thread only: the main thread's blocking
+    # call is not cut short, as when the signal lands on another thread or just before it
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        sol = registry.solve(model, backend=backend, time_limit=600, **options)
+        print("answered", sol.status.value, flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+""")
+
+
+@pytest.mark.parametrize("backend, options", [
+    ("portfolio", {"backends": ["rc2", "cpsat"]}), ("hermax", {"engine": "evalmaxsat"}),
+    ("cpsat", {}), ("highs", {}), ("rc2", {}), ("staged", {}), ("wcnf", None),
+])
+def test_ctrl_c_that_does_not_interrupt_the_main_threads_wait_still_stops_the_solve(
+        backend, options):
+    """A SIGINT that lands on another thread (or on the main thread just before it enters
+    a blocking call) leaves Python's handler pending until that call returns.  Before,
+    the portfolio waited for its members in one call as long as the time limit, so such
+    a Ctrl-C was acted on after ten minutes (it failed a CI run, under load, once in six
+    tries); the waits now return every :data:`~satrules.backends.base.SIGNAL_CHECK`
+    seconds.  The child blocks SIGINT in its main thread, so that the signal surely
+    lands on a helper thread; nothing is timed (a hang fails at the child's timeout)."""
+    needed = options["backends"] if backend == "portfolio" else [backend]
+    for name in needed:
+        if name not in registry.available_backends():
+            pytest.skip(f"{name} is not installed")
+    if options is None:
+        options = BACKEND_OPTIONS[backend]
+    run = subprocess.run([sys.executable, "-c", LATE_CHILD, backend, json.dumps(options)],
+                         capture_output=True, text=True, timeout=PATIENCE)
+    assert run.stdout.strip() == "interrupted", (run.stdout, run.stderr[-2000:])
+    assert run.returncode == 0, run.stderr[-2000:]
