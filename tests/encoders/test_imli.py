@@ -20,6 +20,7 @@ from satrules.encoders.imli import decode_imli, encode_imli, estimate_imli_size
 from satrules.exceptions import EncodingError, ModelSizeError
 from satrules.ir import Status
 from satrules.rules import Literal, RuleSet
+from tests.timing import PATIENCE
 
 EX1_X = np.array([[0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0]])
 EX1_Y = np.array([1, 0, 0, 1])
@@ -347,7 +348,7 @@ def test_cost_equals_pyrulelearn(pyrulelearn_imli, seed, rule_type):
     X = rng.integers(0, 2, size=(n, m))
     y = (X[:, 0] | (X[:, 1] & rng.integers(0, 2, size=n))).astype(int)
     ref = imli_cls(num_clause=k, data_fidelity=5, weight_feature=1, rule_type=rule_type,
-                   batchsize=n, work_dir=work, timeout=60)
+                   batchsize=n, work_dir=work, timeout=PATIENCE)  # its fit-wide limit
     ref.fit(X, y, recursive=False)
     first_cost = int(costs.read_text().split()[0])
     enc = encode_imli(X, y, k, rule_type.lower(), 5, 1)
