@@ -10,8 +10,9 @@ constant offset and only the difference reaches the engine.
 Time limits (ALGORITHMS.md §10: most engines raise ``NotImplementedError`` on
 ``solve(time_limit=...)``):
 
-* engines with a terminate callback (UWrMaxSat, CASHWMaxSAT) run in process
-  and stop at the limit with their incumbent (``FEASIBLE``);
+* engines with a terminate callback (UWrMaxSat, CASHWMaxSAT) run in process, on a
+  thread of their own while the main thread waits where Ctrl-C reaches it, and stop at
+  the limit (or at Ctrl-C) with their incumbent (``FEASIBLE``);
 * incomplete engines (Loandra, Open-WBO-Inc, TT-Open-WBO-Inc) take hermax's
   own ``time_limit`` (they already run in a hermax worker process) and need one.
   In hermax 1.2.10 they answer only when they end before it: stopped by the limit,
@@ -46,7 +47,14 @@ from typing import Any
 import numpy as np
 
 from satrules.backends._child import start as start_child
-from satrules.backends.base import BackendBase, check_time_limit, wait_awake
+from satrules.backends.base import (
+    SIGNAL_CHECK,
+    BackendBase,
+    check_time_limit,
+    join_or_stop,
+    start_daemon,
+    wait_awake,
+)
 from satrules.exceptions import BackendError, EncodingError
 from satrules.ir import Model, Solution, Status, make_solution
 from satrules.ir.lowering import lower
@@ -159,11 +167,14 @@ def _lowered_arrays(model: Model) -> dict[str, Any]:
 
 
 def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
-                use_terminate: bool) -> tuple[int, int | None, list[int] | None]:
+                use_terminate: bool, stop: threading.Event | None = None
+                ) -> tuple[int, int | None, list[int] | None]:
     """Build and solve one engine; return ``(status code, engine cost, model lits)``.
 
     ``deadline`` is a ``time.monotonic()`` instant fixed when the solve began, so
-    the time spent lowering and loading clauses counts against the limit.
+    the time spent lowering and loading clauses counts against the limit.  With
+    ``use_terminate``, the engine's terminate callback ends the search at the deadline or
+    once ``stop`` is set.
     """
     solver = spec.load()()
     try:
@@ -175,8 +186,15 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
                                strict=True):
             solver.set_soft(lit, weight)
         kwargs: dict[str, Any] = {}
-        if deadline is not None and use_terminate:
-            solver.set_terminate(lambda: time.monotonic() > deadline)
+        if use_terminate and (deadline is not None or stop is not None):
+            keep = _SigintKeeper()   # Python's SIGINT handler, as it is now
+
+            def terminate() -> bool:
+                keep.restore()   # the engine installs its own as its search starts
+                return (stop is not None and stop.is_set()) or \
+                    (deadline is not None and time.monotonic() > deadline)
+
+            solver.set_terminate(terminate)
         elif deadline is not None and spec.own_limit:
             kwargs["time_limit"] = max(deadline - time.monotonic(), 0.05)
         solver.solve(**kwargs)
@@ -188,6 +206,78 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
         close = getattr(solver, "close", None)
         if close is not None:
             close()
+
+
+def _run_stoppable(spec: EngineSpec, data: dict[str, Any], deadline: float | None
+                   ) -> tuple[int, int | None, list[int] | None]:
+    """:func:`_run_engine` for an engine with a terminate callback, on a daemon thread.
+
+    The main thread waits in Python (:func:`~satrules.backends.base.join_or_stop`), so
+    Ctrl-C reaches it, sets ``stop`` and the callback ends the search.  Before, the engine
+    ran on the main thread and called the callback there: the ``KeyboardInterrupt`` was
+    raised inside it, through the engine's C++ code -- UWrMaxSat died with SIGSEGV and
+    CASHWMaxSAT went on searching -- and without a limit Ctrl-C waited for the proof.
+    """
+    stop = threading.Event()
+    with _python_keeps_sigint():
+        done = start_daemon(lambda: _run_engine(spec, data, deadline, True, stop),
+                            "satrules-hermax", stop=stop.set)
+        # the callback ends the search at the deadline; the engine's SIGINT handler,
+        # installed as its search starts, is replaced by Python's at every step
+        while not join_or_stop(done, SIGNAL_CHECK):
+            _reinstall_sigint()
+    return done.outcome()
+
+
+class _SigintKeeper:
+    """The process's C-level SIGINT action when made; :meth:`restore` puts it back.
+
+    UWrMaxSat and CASHWMaxSAT install a SIGINT handler of their own as their search
+    starts; a Ctrl-C that reached it killed the process (UWrMaxSat: SIGSEGV, or a silent
+    exit) or was ignored (CASHWMaxSAT).  Their terminate callback, which runs on the
+    engine's thread, puts Python's back with ``sigaction`` (thread-safe, unlike
+    ``signal.signal``).  The action is kept as raw bytes, so no ``struct sigaction``
+    layout is assumed; where there is no ``sigaction`` this does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._libc = self._saved = None
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            saved = ctypes.create_string_buffer(1024)   # larger than any struct sigaction
+            if libc.sigaction(int(signal.SIGINT), None, saved) == 0:
+                self._libc, self._saved = libc, saved
+        except (OSError, AttributeError, ValueError):   # no libc sigaction (Windows)
+            pass
+
+    def restore(self) -> None:
+        if self._libc is not None:
+            self._libc.sigaction(int(signal.SIGINT), self._saved, None)
+
+
+def _reinstall_sigint() -> None:
+    """Give SIGINT back to Python's handler if an engine took it (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    handler = signal.getsignal(signal.SIGINT)   # what Python set, whatever the C level has
+    if handler is not None:
+        signal.signal(signal.SIGINT, handler)
+
+
+@contextlib.contextmanager
+def _python_keeps_sigint():
+    """Restore Python's SIGINT handler after an in-process engine ran.
+
+    UWrMaxSat and CASHWMaxSAT install a SIGINT handler of their own when their search
+    starts; CASHWMaxSAT leaves it in place, so that before, after one of its solves Ctrl-C
+    no longer raised ``KeyboardInterrupt`` anywhere in the process.
+    """
+    try:
+        yield
+    finally:
+        _reinstall_sigint()
 
 
 _ARRAYS = ("hard_lits", "hard_offsets", "soft_lits", "soft_weights")
@@ -385,7 +475,11 @@ class HermaxBackend(BackendBase):
             kind, payload = _run_in_child(spec, data, deadline)
         else:
             try:
-                kind, payload = "ok", _run_engine(spec, data, deadline, spec.terminate)
+                if spec.terminate:
+                    kind, payload = "ok", _run_stoppable(spec, data, deadline)
+                else:
+                    with _python_keeps_sigint():
+                        kind, payload = "ok", _run_engine(spec, data, deadline, False)
             except NotImplementedError as exc:
                 kind, payload = "error", f"{type(exc).__name__}: {exc}"
         wall = time.perf_counter() - start

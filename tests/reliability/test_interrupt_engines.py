@@ -77,6 +77,87 @@ def test_ctrl_c_stops_the_engine_and_the_process_exits_cleanly(backend, limit):
     assert run.returncode == 0, run.stderr[-2000:]
 
 
+HERMAX_CHILD = MODEL + textwrap.dedent("""
+    import satrules.backends.hermax as hermax
+    from satrules.backends import registry
+
+    engine, limit = sys.argv[1], None if sys.argv[2] == "none" else float(sys.argv[2])
+    calls = [0]
+    restore = hermax._SigintKeeper.restore
+
+    def counted(self):   # the terminate callback: the engine's search is running
+        calls[0] += 1
+        restore(self)
+
+    hermax._SigintKeeper.restore = counted
+
+    def press_ctrl_c():   # once the search runs (the engine has set its own handler)
+        while calls[0] < 100:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    try:
+        sol = registry.solve(model, backend="hermax", engine=engine, time_limit=limit)
+        print("answered", sol.status.value, flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+""")
+
+
+@pytest.mark.parametrize("limit", ["none", "600"])
+@pytest.mark.parametrize("engine", ["uwrmaxsat", "cashwmaxsat"])
+def test_ctrl_c_stops_a_hermax_engine_with_a_terminate_callback(engine, limit):
+    """UWrMaxSat and CASHWMaxSAT set a SIGINT handler of their own as their search starts.
+    Before, they ran on the main thread: Ctrl-C killed the process (UWrMaxSat, SIGSEGV)
+    or was ignored (CASHWMaxSAT), and without a limit nothing stopped them.  They now
+    run on a thread whose terminate callback puts Python's handler back and ends the
+    search once the interrupt has asked it to.  The child interrupts itself after the
+    callback's 100th call, when the engine's own handler would have been set; a Ctrl-C
+    in the moment between that and the callback's next call still reaches the engine's
+    handler (one run in 24 beside four busy loops, when the signal came 0.5 s after the
+    engine's thread started)."""
+    if "hermax" not in registry.available_backends():
+        pytest.skip("hermax is not installed")
+    run = subprocess.run([sys.executable, "-c", HERMAX_CHILD, engine, limit],
+                         capture_output=True, text=True, timeout=PATIENCE)
+    assert run.stdout.strip() == "interrupted", (run.stdout, run.stderr[-2000:])
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+AFTER_ENGINE_CHILD = textwrap.dedent("""
+    import os, signal, sys, time
+    from satrules.backends import registry
+    from satrules.ir import Model
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # not ignored in a child
+    model = Model()
+    x, y = model.new_var("x"), model.new_var("y")
+    model.add_hard([x, y]); model.add_soft([-x], 2); model.add_soft([-y], 1)
+    print(registry.solve(model, backend="hermax", engine=sys.argv[1]).status.value, flush=True)
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100):   # the handler runs at the next bytecode; 10 s to be sure
+            time.sleep(0.1)
+        print("not interrupted", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+""")
+
+
+@pytest.mark.parametrize("engine", ["uwrmaxsat", "cashwmaxsat", "evalmaxsat"])
+def test_ctrl_c_still_raises_after_a_hermax_solve(engine):
+    """UWrMaxSat and CASHWMaxSAT install a SIGINT handler of their own when they search;
+    CASHWMaxSAT left it in place, so after one of its solves Ctrl-C never again raised
+    ``KeyboardInterrupt`` in the process.  Python's handler is now put back."""
+    if "hermax" not in registry.available_backends():
+        pytest.skip("hermax is not installed")
+    run = subprocess.run([sys.executable, "-c", AFTER_ENGINE_CHILD, engine],
+                         capture_output=True, text=True, timeout=PATIENCE)
+    assert run.stdout.split() == ["OPTIMAL", "interrupted"], (run.stdout, run.stderr[-2000:])
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
 PORTFOLIO_CHILD = MODEL + textwrap.dedent("""
     from satrules.backends.portfolio import PortfolioBackend
 
