@@ -13,14 +13,18 @@ Time limits (ALGORITHMS.md §10: most engines raise ``NotImplementedError`` on
 * engines with a terminate callback (UWrMaxSat, CASHWMaxSAT) run in process, on a
   thread of their own while the main thread waits where Ctrl-C reaches it, and stop at
   the limit (or at Ctrl-C) with their incumbent (``FEASIBLE``);
-* incomplete engines (Loandra, Open-WBO-Inc, TT-Open-WBO-Inc) take hermax's
-  own ``time_limit`` (they already run in a hermax worker process) and need one.
-  In hermax 1.2.10 they answer only when they end before it: stopped by the limit,
-  hermax reports no incumbent (status 0), so the answer is ``UNKNOWN`` (measured on
-  three random models that none of them ends within 5 s);
-* every other complete engine runs, when a limit is given, in a child process
-  killed at the limit (``UNKNOWN``: they report no incumbent; starting the
-  child costs about a second of the budget).  Without a limit they run in process.
+* every other engine runs, when a limit is given, in a child process killed at the
+  limit (``UNKNOWN``: they report no incumbent; starting the child costs about a second
+  of the budget on a loaded machine, 0.3 s on an idle one).  Without a limit the complete
+  ones run in process;
+* the incomplete engines (Loandra, Open-WBO-Inc, TT-Open-WBO-Inc) need a limit.  hermax
+  runs each in a worker process of its own session, which outlived the caller: after a
+  Ctrl-C, or when the caller was killed, it went on searching (for hours, seen).  They
+  now run in the child too, so the worker is killed with the child at the limit and at
+  Ctrl-C, and dies with it when the caller is killed (:func:`_workers_die_with_me`).
+  hermax 1.2.10 keeps no incumbent of theirs when stopped (measured on three random
+  models that none of them ends within 5 s), so they answer only when they end before
+  the limit.
 
 Incomplete engines can never claim ``OPTIMAL``: their OPTIMUM is downgraded to
 ``FEASIBLE`` (Open-WBO-Inc has been seen claiming OPTIMUM at cost 11 where the
@@ -72,7 +76,7 @@ class EngineSpec:
     cls: str
     complete: bool = True  # False: OPTIMUM claims are downgraded to FEASIBLE
     terminate: bool = False  # supports set_terminate (stops with an incumbent)
-    own_limit: bool = False  # takes solve(time_limit=...) itself
+    worker: bool = False  # hermax runs it in a worker process (hermax.internal.subprocess_oneshot)
 
     def load(self) -> type:
         return getattr(importlib.import_module(self.module), self.cls)
@@ -89,11 +93,11 @@ ENGINES: dict[str, EngineSpec] = {
     "cgss": EngineSpec("hermax.non_incremental", "CGSS"),
     "wmaxcdcl": EngineSpec("hermax.non_incremental", "WMaxCDCL"),
     "loandra": EngineSpec("hermax.non_incremental.incomplete", "Loandra", complete=False,
-                          own_limit=True),
+                          worker=True),
     "openwbo_inc": EngineSpec("hermax.non_incremental.incomplete", "OpenWBOInc",
-                              complete=False, own_limit=True),
+                              complete=False, worker=True),
     "tt_openwbo_inc": EngineSpec("hermax.non_incremental.incomplete", "TTOpenWBOInc",
-                                 complete=False, own_limit=True),
+                                 complete=False, worker=True),
 }
 #: The default engine (fastest complete engine in benchmarks/results/engines.md).
 DEFAULT_ENGINE = "uwrmaxsat"
@@ -185,7 +189,6 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
         for lit, weight in zip(data["soft_lits"].tolist(), data["soft_weights"].tolist(),
                                strict=True):
             solver.set_soft(lit, weight)
-        kwargs: dict[str, Any] = {}
         if use_terminate and (deadline is not None or stop is not None):
             keep = _SigintKeeper()   # Python's SIGINT handler, as it is now
 
@@ -195,9 +198,7 @@ def _run_engine(spec: EngineSpec, data: dict[str, Any], deadline: float | None,
                     (deadline is not None and time.monotonic() > deadline)
 
             solver.set_terminate(terminate)
-        elif deadline is not None and spec.own_limit:
-            kwargs["time_limit"] = max(deadline - time.monotonic(), 0.05)
-        solver.solve(**kwargs)
+        solver.solve()
         code = int(solver.get_status())
         if not _STATUS.get(code, (Status.ERROR, False))[1]:
             return code, None, None
@@ -314,13 +315,16 @@ def _child_main(conn: Any, spec: dict) -> None:
     """Child process entry: read the clauses, solve in process, send the answer.
 
     The clauses arrive as :func:`_pack` bytes and the answer leaves as JSON: nothing
-    crosses the pipe pickled.  The engines that run here start no processes of their
-    own.  The child leads a session of its own (:func:`satrules.backends._child.start`);
-    when its parent is a portfolio member, the member's :func:`kill_process_tree` finds it
-    as a descendant, and it dies with the member in any case
-    (:func:`~satrules.backends._child.die_with_parent`).
+    crosses the pipe pickled.  The child leads a session of its own
+    (:func:`satrules.backends._child.start`); when its parent is a portfolio member, the
+    member's :func:`kill_process_tree` finds it as a descendant, and it dies with the
+    member in any case (:func:`~satrules.backends._child.die_with_parent`).  The worker
+    process a hermax incomplete engine starts is killed with the child
+    (:func:`kill_process_tree`) and dies with it (:func:`_workers_die_with_me`).
     """
     try:
+        if spec.get("worker"):
+            _workers_die_with_me()
         data = _unpack(conn.recv_bytes())
         answer = ["ok", list(_run_engine(EngineSpec(**spec), data, None, False))]
     except Exception as exc:  # sent to the parent, which reports Status.ERROR
@@ -329,6 +333,46 @@ def _child_main(conn: Any, spec: dict) -> None:
         conn.send_bytes(json.dumps(answer).encode())
     finally:
         conn.close()
+
+
+#: What hermax's worker process runs when started by :func:`_workers_die_with_me`: ask
+#: Linux to SIGKILL it when its parent (the engine's child process) dies, then hermax's
+#: own worker.  It imports nothing of satrules, whose path the worker may not have.
+_WORKER_BOOT = """\
+import ctypes, os, runpy, sys
+parent = int(sys.argv.pop(1))
+try:
+    if ctypes.CDLL(None).prctl(1, 9, 0, 0, 0) == 0 and os.getppid() != parent:
+        os._exit(1)   # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL; the parent died before it took
+except (OSError, AttributeError):
+    pass
+runpy.run_module("hermax.internal.solver_worker_main", run_name="__main__", alter_sys=True)
+"""
+
+
+def _workers_die_with_me() -> None:
+    """Have the worker processes hermax starts from now on die with this process.
+
+    hermax runs its incomplete engines in a worker that leads a session of its own and
+    outlived its parent: after a Ctrl-C (``subprocess`` leaves the worker running when
+    ``communicate`` is interrupted) or when the parent was killed, it went on searching.
+    Called only in the engine's child process (:func:`_child_main`), whose hermax module
+    is its own: the worker command becomes :data:`_WORKER_BOOT`, which adds
+    ``PR_SET_PDEATHSIG`` (the child runs the engine on its main thread, so the signal
+    comes when the child ends).  A hermax whose worker command is not the one known is
+    left as it is; the child's kill at the limit still reaches the worker
+    (:func:`kill_process_tree`).
+    """
+    try:
+        from hermax.internal import subprocess_oneshot as oneshot
+    except ImportError:
+        return
+    known = getattr(oneshot, "_worker_cmd", None)
+    command = known() if callable(known) else None
+    if not command or command[1:] != ["-m", "hermax.internal.solver_worker_main"]:
+        return
+    me = str(os.getpid())
+    oneshot._worker_cmd = lambda: [command[0], "-c", _WORKER_BOOT, me]
 
 
 def _send_quietly(conn: Any, payload: bytes) -> None:
@@ -467,7 +511,7 @@ class HermaxBackend(BackendBase):
         common = dict(backend=self.name, engine=f"hermax.{spec.cls}",
                       engine_version=self.version(),
                       options={"engine": self.engine, "time_limit": time_limit})
-        in_child = time_limit is not None and not (spec.terminate or spec.own_limit)
+        in_child = time_limit is not None and not spec.terminate
         if not len(data["hard_offsets"]) > 1 and not len(data["soft_lits"]):
             # nothing to decide (some engines, e.g. CGSS, call an empty formula UNSAT)
             kind, payload = "ok", (30, 0, [])
@@ -484,9 +528,11 @@ class HermaxBackend(BackendBase):
                 kind, payload = "error", f"{type(exc).__name__}: {exc}"
         wall = time.perf_counter() - start
         if kind == "timeout":
+            why = ("hermax keeps no incumbent of an incomplete engine stopped by its time "
+                   "limit" if spec.worker else "it has no anytime interface")
             return make_solution(model, Status.UNKNOWN, wall_time=wall, message=(
-                f"time limit {time_limit} s: {spec.cls} has no anytime interface and was "
-                "stopped without an incumbent"), **common)
+                f"time limit {time_limit} s: {spec.cls} was stopped without an incumbent "
+                f"({why})"), **common)
         if kind == "error":
             return make_solution(model, Status.ERROR, wall_time=wall, message=payload, **common)
         return self._answer(model, spec, data, payload, wall, common)
@@ -497,9 +543,6 @@ class HermaxBackend(BackendBase):
         status, has_model = _STATUS.get(code, (Status.ERROR, False))
         message = f"hermax status {code}"
         if not has_model:
-            if status is Status.UNKNOWN and not spec.complete:
-                message += (f"; {spec.cls} was stopped by its time limit, and hermax reports "
-                            "no incumbent for a stopped incomplete engine")
             return make_solution(model, status, wall_time=wall, message=message, **common)
         if status is Status.OPTIMAL and not spec.complete:
             status = Status.FEASIBLE

@@ -194,7 +194,8 @@ def test_duplicate_soft_units_reach_the_engine_summed():
 @needs_hermax
 @pytest.mark.parametrize("engine", ["uwrmaxsat", "evalmaxsat", "loandra"])
 def test_time_limit_is_honoured(engine):
-    """In-process terminate, child-process kill and hermax's own limit all stop the engine:
+    """In-process terminate and the child process's kill (with hermax's worker in it, for
+    Loandra) both stop the engine:
     on a model no engine proves in minutes the call answers (it would not, had the limit
     been ignored) with FEASIBLE, verified, or UNKNOWN.  The wall times (limit + 2 s) are
     measured by ``benchmarks/bench_time_limits.py --suite``."""

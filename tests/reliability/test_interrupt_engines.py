@@ -20,6 +20,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -156,6 +157,93 @@ def test_ctrl_c_still_raises_after_a_hermax_solve(engine):
                          capture_output=True, text=True, timeout=PATIENCE)
     assert run.stdout.split() == ["OPTIMAL", "interrupted"], (run.stdout, run.stderr[-2000:])
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+WORKER_CHILD = MODEL + textwrap.dedent("""
+    from satrules.backends import registry
+    from satrules.backends.hermax import _descendants
+
+    engine, press = sys.argv[1], sys.argv[2] == "press"
+
+    def worker():   # hermax's worker process, a descendant of this one
+        for pid in _descendants(os.getpid()):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    if b"hermax.internal.solver_worker_main" in fh.read():
+                        return pid
+            except OSError:
+                pass
+
+    def found_then_press():   # once the worker runs, however long a loaded machine took
+        while (pid := worker()) is None:
+            time.sleep(0.05)
+        print("worker", pid, flush=True)
+        if press:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=found_then_press, daemon=True).start()
+    try:
+        sol = registry.solve(model, backend="hermax", engine=engine, time_limit=600)
+        print("answered", sol.status.value, flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+""")
+
+
+def _runs(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (Linux ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            stat = fh.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+needs_linux_hermax = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or "hermax" not in registry.available_backends(),
+    reason="hermax on Linux (/proc) only")
+
+
+@needs_linux_hermax
+@pytest.mark.parametrize("engine", ["loandra", "openwbo_inc", "tt_openwbo_inc"])
+def test_ctrl_c_stops_a_hermax_incomplete_engine_and_its_worker(engine):
+    """hermax runs its incomplete engines in a worker process of its own session.  Before,
+    a Ctrl-C stopped the call, and the worker went on searching until its limit (600 s
+    here) or for good: ``subprocess`` leaves a child running when its ``communicate`` is
+    interrupted.  The engine now runs in satrules' child process, killed with everything
+    it started as the interrupt unwinds the call."""
+    run = subprocess.run([sys.executable, "-c", WORKER_CHILD, engine, "press"],
+                         capture_output=True, text=True, timeout=PATIENCE)
+    lines = run.stdout.split("\n")
+    assert lines[0].startswith("worker ") and lines[1] == "interrupted", \
+        (run.stdout, run.stderr[-2000:])
+    assert run.returncode == 0, run.stderr[-2000:]
+    worker = int(lines[0].split()[1])
+    assert not _runs(worker), f"hermax's worker {worker} outlived the interrupted call"
+
+
+@needs_linux_hermax
+def test_a_killed_caller_leaves_no_hermax_worker():
+    """Killed by SIGKILL (the OOM killer, a notebook's restart, a harness timeout), the
+    caller can clean nothing up.  Before, hermax's worker then searched on for hours; it
+    now dies with the engine's child process, which dies with the caller
+    (``PR_SET_PDEATHSIG`` both times)."""
+    child = subprocess.Popen([sys.executable, "-c", WORKER_CHILD, "loandra", "wait"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline()   # blocks until the worker runs, or the child ends
+        assert line.startswith("worker "), (line, child.stderr.read()[-2000:] if
+                                            child.poll() is not None else "")
+        worker = int(line.split()[1])
+    finally:
+        child.kill()
+        child.communicate(timeout=PATIENCE)
+    waited = 0.0
+    while _runs(worker) and waited < PATIENCE:   # PDEATHSIG comes at once; a loaded
+        time.sleep(0.1)                           # machine may take a moment to deliver it
+        waited += 0.1
+    assert not _runs(worker), f"hermax's worker {worker} outlived its killed caller"
 
 
 PORTFOLIO_CHILD = MODEL + textwrap.dedent("""
