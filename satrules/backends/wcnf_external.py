@@ -35,18 +35,22 @@ process group is killed and the temporary directory removed in every case,
 including a ``KeyboardInterrupt`` in the caller, which is re-raised.  Processes
 the solver started that left its process group (``setsid()``) are found
 through ``/proc`` and killed as well; any that cannot be killed are named in
-the message.
+the message.  On Linux the solver also dies with the caller when the caller is killed
+outright (SIGKILL), through the parent-death signal its launcher sets
+(:func:`_launch_argv`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import selectors
 import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -367,6 +371,60 @@ class _GuardedPopen(subprocess.Popen):
             raise
 
 
+#: First bytes on the solver's standard error when :data:`_LAUNCH` could not exec it.
+_LAUNCH_FAILED = b"satrules-launch-failed:"   # also written out in _LAUNCH
+#: What starts the solver on Linux (:func:`_launch_argv`): ask Linux to SIGKILL the process
+#: when the thread that started it dies -- kept across the exec, so the solver itself dies
+#: with its caller, even one killed by SIGKILL -- then become the solver.  Python ignores
+#: SIGPIPE and SIGXFSZ, which an exec would pass on; ``Popen`` restores them, so does this.
+#: Imports only the standard library (``-I -S``: nothing of the caller's environment).
+_LAUNCH = """\
+import ctypes, os, signal, sys
+parent = int(sys.argv[1])
+try:
+    if ctypes.CDLL(None).prctl(1, 9, 0, 0, 0) == 0 and os.getppid() != parent:
+        os._exit(1)   # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL; the caller died before it took
+except (OSError, AttributeError):
+    pass
+for name in ("SIGPIPE", "SIGXFSZ"):
+    if hasattr(signal, name):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+try:
+    os.execvp(sys.argv[2], sys.argv[2:])
+except OSError as exc:
+    os.write(2, b"satrules-launch-failed:%d %s" % (exc.errno, os.fsencode(exc.strerror or "")))
+    os._exit(127)
+"""
+
+
+def _launch_argv(args: list[str]) -> list[str]:
+    """The command that starts ``args`` so that the solver dies with this process.
+
+    On Linux the solver is started through :data:`_LAUNCH` (about 25 ms): its pid, process
+    group, session and output are the solver's own after the exec, so nothing else
+    changes; processes the solver starts itself are not covered (the caller's clean-up
+    kills them, unless the caller itself is killed).  Elsewhere, or without a Python
+    executable to run it, ``args`` unchanged.
+    """
+    executable = sys.executable
+    if not sys.platform.startswith("linux") or not executable:
+        return args
+    return [executable, "-I", "-S", "-c", _LAUNCH, str(os.getpid()), *args]
+
+
+def _launch_error(run: _Run, program: str) -> str | None:
+    """The start error :data:`_LAUNCH` reported (it could not exec ``program``), if any."""
+    if run.returncode != 127 or not run.stderr.startswith(_LAUNCH_FAILED):
+        return None
+    code, _, text = bytes(run.stderr[len(_LAUNCH_FAILED):]).decode(
+        "utf-8", "replace").partition(" ")
+    if code == str(errno.ENOENT):
+        return f"solver not found: {program!r}"
+    if code == str(errno.EACCES):
+        return f"solver is not executable (permission denied): {program!r}"
+    return f"cannot start solver {program!r}: [Errno {code}] {text}"
+
+
 def _drain(stream, sink: bytearray) -> None:
     """Read ``stream`` to EOF keeping only the last bytes (runs in a thread)."""
     while True:
@@ -492,7 +550,8 @@ class ExternalWCNFBackend(BackendBase):
         token = f"{os.getpid()}-{os.path.basename(tmpdir)}"
         env = dict(os.environ, TMPDIR=tmpdir, **{MARKER: token})
         try:
-            proc = _GuardedPopen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            proc = _GuardedPopen(_launch_argv(args), stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, env=env, start_new_session=True,
                                  close_fds=True)
         except FileNotFoundError:
@@ -536,6 +595,7 @@ class ExternalWCNFBackend(BackendBase):
             if reader is None or not reader.is_alive():  # else a descendant holds the pipe
                 proc.stderr.close()
         run.returncode = proc.returncode
+        run.start_error = _launch_error(run, args[0])
         parser.finish(complete=run.returncode == 0 and not run.timed_out)
         return run
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
+import textwrap
 import threading
 import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from satrules.backends.wcnf_external import ExternalWCNFBackend
+from satrules.backends.wcnf_external import ExternalWCNFBackend, _launch_argv
 from satrules.ir import Status
 from tests.strategies import three_vars
 from tests.timing import PATIENCE, HeldClock, alive, wait_until
@@ -259,3 +261,56 @@ def test_keyboard_interrupt_kills_child_and_cleans_up(tmp_path):
     assert backend.last_run["pid"] is not None
     assert not alive(backend.last_run["pid"])
     assert not os.path.exists(backend.last_run["tmpdir"])
+
+
+def test_exec_format_error_is_a_start_error(tmp_path):
+    """An executable file that is no program: ERROR 'cannot start solver', with the reason."""
+    path = tmp_path / "solver.bin"
+    path.write_bytes(b"\x00\x01 not a program")
+    path.chmod(0o755)
+    sol = run([str(path)])
+    assert sol.status is Status.ERROR and "cannot start solver" in sol.message
+    assert "Exec format error" in sol.message
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc and prctl")
+def test_the_solver_starts_with_sigpipe_and_sigxfsz_not_ignored():
+    """The solver is started through a Python launcher (so that it dies with its caller),
+    and Python ignores SIGPIPE and SIGXFSZ, which an exec passes on: the launcher gives
+    them their default back, as ``Popen`` does for a program it starts itself."""
+    status = subprocess.run(_launch_argv(["cat", "/proc/self/status"]), capture_output=True,
+                            text=True, timeout=PATIENCE, check=True).stdout
+    ignored = int(next(line for line in status.splitlines()
+                       if line.startswith("SigIgn:")).split()[1], 16)
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+        assert not ignored & (1 << (sig - 1)), f"{sig.name} is ignored in the solver"
+
+
+KILLED_CALLER = textwrap.dedent("""
+    import sys
+    from satrules.backends.wcnf_external import ExternalWCNFBackend
+    from satrules.ir import Model
+
+    model = Model()
+    x = model.new_var("x")
+    model.add_soft([x], 1)
+    ExternalWCNFBackend([sys.argv[1]]).solve(model)
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux parent-death signal")
+def test_the_solver_dies_with_a_killed_caller(tmp_path):
+    """SIGKILL to the caller (the OOM killer, a notebook's restart, a harness timeout)
+    leaves it no chance to clean up.  Before, the solver -- in a session of its own --
+    then ran on as an orphan until it ended by itself; it now dies with its caller
+    (``PR_SET_PDEATHSIG``, set by the launcher before it becomes the solver)."""
+    ready = tmp_path / "ready"
+    body = f"open({str(ready)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)"
+    caller = subprocess.Popen([sys.executable, "-c", KILLED_CALLER, fake(tmp_path, body)])
+    try:
+        assert wait_until(lambda: ready.exists() and ready.read_text()), "no solver ran"
+        solver = int(ready.read_text())
+    finally:
+        caller.kill()
+        caller.wait(PATIENCE)
+    assert wait_until(lambda: not alive(solver)), f"the solver {solver} outlived its caller"

@@ -20,13 +20,12 @@ import json
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
 from satrules.backends import registry
 from tests.backends.conftest import BACKEND_OPTIONS
-from tests.timing import PATIENCE
+from tests.timing import PATIENCE, alive, wait_until
 
 #: Both children start so: SIGINT handled, and a random Max-3-SAT model no engine proves
 #: within minutes.
@@ -190,16 +189,6 @@ WORKER_CHILD = MODEL + textwrap.dedent("""
 """)
 
 
-def _runs(pid: int) -> bool:
-    """Whether process ``pid`` exists and is not a zombie (Linux ``/proc``)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            stat = fh.read()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
 needs_linux_hermax = pytest.mark.skipif(
     not sys.platform.startswith("linux") or "hermax" not in registry.available_backends(),
     reason="hermax on Linux (/proc) only")
@@ -220,7 +209,7 @@ def test_ctrl_c_stops_a_hermax_incomplete_engine_and_its_worker(engine):
         (run.stdout, run.stderr[-2000:])
     assert run.returncode == 0, run.stderr[-2000:]
     worker = int(lines[0].split()[1])
-    assert not _runs(worker), f"hermax's worker {worker} outlived the interrupted call"
+    assert not alive(worker), f"hermax's worker {worker} outlived the interrupted call"
 
 
 @needs_linux_hermax
@@ -239,11 +228,8 @@ def test_a_killed_caller_leaves_no_hermax_worker():
     finally:
         child.kill()
         child.communicate(timeout=PATIENCE)
-    waited = 0.0
-    while _runs(worker) and waited < PATIENCE:   # PDEATHSIG comes at once; a loaded
-        time.sleep(0.1)                           # machine may take a moment to deliver it
-        waited += 0.1
-    assert not _runs(worker), f"hermax's worker {worker} outlived its killed caller"
+    assert wait_until(lambda: not alive(worker)), \
+        f"hermax's worker {worker} outlived its killed caller"
 
 
 PORTFOLIO_CHILD = MODEL + textwrap.dedent("""
