@@ -56,6 +56,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.spawn import get_executable
 from typing import Any
 
 import numpy as np
@@ -406,7 +407,7 @@ def _launch_argv(args: list[str]) -> list[str]:
     kills them, unless the caller itself is killed).  Elsewhere, or without a Python
     executable to run it, ``args`` unchanged.
     """
-    executable = sys.executable
+    executable = get_executable()   # the interpreter multiprocessing would use, like _child's
     if not sys.platform.startswith("linux") or not executable:
         return args
     return [executable, "-I", "-S", "-c", _LAUNCH, str(os.getpid()), *args]
