@@ -30,7 +30,19 @@ from multiprocessing.connection import Connection
 from multiprocessing.spawn import get_executable
 from typing import Any
 
-__all__ = ["Child", "die_with_parent", "start"]
+__all__ = ["Child", "DIE_WITH_PARENT_SOURCE", "die_with_parent", "start"]
+
+#: :func:`die_with_parent` as Python source, for processes that cannot import satrules
+#: (hermax's worker, the launcher of an external solver): the name ``parent`` must hold
+#: the parent's pid.  ``PR_SET_PDEATHSIG`` is kept across an exec.
+DIE_WITH_PARENT_SOURCE = """\
+try:
+    import ctypes, os
+    if ctypes.CDLL(None).prctl(1, 9, 0, 0, 0) == 0 and os.getppid() != parent:
+        os._exit(1)   # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL; the parent died before it took
+except (OSError, AttributeError):   # no libc prctl: not Linux
+    pass
+"""
 
 #: What the child runs: read the parent's ``sys.path``, ask to die with the parent, then
 #: read the call and make it.

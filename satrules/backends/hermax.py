@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from satrules.backends._child import DIE_WITH_PARENT_SOURCE
 from satrules.backends._child import start as start_child
 from satrules.backends.base import (
     SIGNAL_CHECK,
@@ -338,16 +339,9 @@ def _child_main(conn: Any, spec: dict) -> None:
 #: What hermax's worker process runs when started by :func:`_workers_die_with_me`: ask
 #: Linux to SIGKILL it when its parent (the engine's child process) dies, then hermax's
 #: own worker.  It imports nothing of satrules, whose path the worker may not have.
-_WORKER_BOOT = """\
-import ctypes, os, runpy, sys
-parent = int(sys.argv.pop(1))
-try:
-    if ctypes.CDLL(None).prctl(1, 9, 0, 0, 0) == 0 and os.getppid() != parent:
-        os._exit(1)   # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL; the parent died before it took
-except (OSError, AttributeError):
-    pass
-runpy.run_module("hermax.internal.solver_worker_main", run_name="__main__", alter_sys=True)
-"""
+_WORKER_BOOT = ("import runpy, sys\nparent = int(sys.argv.pop(1))\n" + DIE_WITH_PARENT_SOURCE
+                + 'runpy.run_module("hermax.internal.solver_worker_main", run_name="__main__", '
+                  "alter_sys=True)\n")
 
 
 def _workers_die_with_me() -> None:

@@ -61,6 +61,7 @@ from typing import Any
 
 import numpy as np
 
+from satrules.backends._child import DIE_WITH_PARENT_SOURCE
 from satrules.backends._procs import MARKER, Tracker, format_pids
 from satrules.backends.base import BackendBase
 from satrules.exceptions import BackendError, EncodingError
@@ -378,15 +379,8 @@ _LAUNCH_FAILED = b"satrules-launch-failed:"   # also written out in _LAUNCH
 #: when the thread that started it dies -- kept across the exec, so the solver itself dies
 #: with its caller, even one killed by SIGKILL -- then become the solver.  Python ignores
 #: SIGPIPE and SIGXFSZ, which an exec would pass on; ``Popen`` restores them, so does this.
-#: Imports only the standard library (``-I -S``: nothing of the caller's environment).
-_LAUNCH = """\
-import ctypes, os, signal, sys
-parent = int(sys.argv[1])
-try:
-    if ctypes.CDLL(None).prctl(1, 9, 0, 0, 0) == 0 and os.getppid() != parent:
-        os._exit(1)   # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL; the caller died before it took
-except (OSError, AttributeError):
-    pass
+#: Imports only the standard library (``-S``: no site packages are read).
+_LAUNCH = "import os, signal, sys\nparent = int(sys.argv[1])\n" + DIE_WITH_PARENT_SOURCE + """\
 for name in ("SIGPIPE", "SIGXFSZ"):
     if hasattr(signal, name):
         signal.signal(getattr(signal, name), signal.SIG_DFL)
@@ -410,7 +404,7 @@ def _launch_argv(args: list[str]) -> list[str]:
     executable = get_executable()   # the interpreter multiprocessing would use, like _child's
     if not sys.platform.startswith("linux") or not executable:
         return args
-    return [executable, "-I", "-S", "-c", _LAUNCH, str(os.getpid()), *args]
+    return [executable, "-S", "-c", _LAUNCH, str(os.getpid()), *args]
 
 
 def _launch_error(run: _Run, program: str) -> str | None:
