@@ -12,7 +12,8 @@ that what is left is the cost of the processes a call starts:
   directly, as before 2026-12-05;
 * ``hermax-*``: hermax engines under a time limit (30 s, never reached): EvalMaxSAT runs
   in satrules' child process, the incomplete engines too since 2026-12-05 (before, in
-  hermax's worker process only).
+  hermax's worker process only); ``hermax-evalmaxsat-in-process`` is EvalMaxSAT without a
+  limit, which runs in process.
 
 Usage::
 
@@ -49,6 +50,7 @@ def _cases() -> dict[str, dict]:
              "wcnf-rc2": dict(backend="wcnf", command=[shutil.which("rc2.py") or "rc2.py", "-vv"])}
     for engine in ("evalmaxsat", "loandra", "openwbo_inc", "tt_openwbo_inc"):
         cases[f"hermax-{engine}"] = dict(backend="hermax", engine=engine, time_limit=30)
+    cases["hermax-evalmaxsat-in-process"] = dict(backend="hermax", engine="evalmaxsat")
     return cases
 
 
