@@ -413,11 +413,17 @@ def _launch_error(run: _Run, program: str) -> str | None:
         return None
     code, _, text = bytes(run.stderr[len(_LAUNCH_FAILED):]).decode(
         "utf-8", "replace").partition(" ")
-    if code == str(errno.ENOENT):
+    return _start_error(program, int(code) if code.isdigit() else None,
+                        f"[Errno {code}] {text}")
+
+
+def _start_error(program: str, code: int | None, detail: str) -> str:
+    """The message for a solver that could not be started (``code``: its ``errno``)."""
+    if code == errno.ENOENT:
         return f"solver not found: {program!r}"
-    if code == str(errno.EACCES):
+    if code == errno.EACCES:
         return f"solver is not executable (permission denied): {program!r}"
-    return f"cannot start solver {program!r}: [Errno {code}] {text}"
+    return f"cannot start solver {program!r}: {detail}"
 
 
 def _drain(stream, sink: bytearray) -> None:
@@ -549,14 +555,8 @@ class ExternalWCNFBackend(BackendBase):
                                  stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, env=env, start_new_session=True,
                                  close_fds=True)
-        except FileNotFoundError:
-            run.start_error = f"solver not found: {args[0]!r}"
-            return run
-        except PermissionError:
-            run.start_error = f"solver is not executable (permission denied): {args[0]!r}"
-            return run
-        except OSError as exc:
-            run.start_error = f"cannot start solver {args[0]!r}: {exc}"
+        except OSError as exc:   # where the solver is started without the launcher
+            run.start_error = _start_error(args[0], exc.errno, str(exc))
             return run
         # everything after the start is inside the try: a SIGTERM turned into Terminated
         # while the tracker scans /proc or the reader starts (slow on a loaded machine)
