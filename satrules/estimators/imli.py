@@ -1,7 +1,8 @@
 """IMLIClassifier: incremental MaxSAT learning of interpretable rules (Ghosh & Meel 2019).
 
 Each partition is a fresh encode-solve-decode step (:func:`satrules.encoders.imli.encode_imli`)
-over the columns its rows tell apart (``distinct_columns``);
+over the columns its rows tell apart (``distinct_columns``) that no two others bracket
+(``undominated_columns``);
 the partitions after the first anchor on the previous partition's pruned rules and
 start from the best rules so far as a warm-start hint (CP-SAT takes it as a hint, RC2
 as its SAT solver's phases).  Partitioning, time budget, anytime behaviour and one-vs-rest are

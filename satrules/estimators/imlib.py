@@ -2,7 +2,8 @@
 
 Each partition is a fresh encode-solve-decode step
 (:func:`satrules.encoders.imlib.encode_imlib`) over the columns its rows tell apart
-(``distinct_columns``).  Partitions after the first replace
+(``distinct_columns``) that no two others bracket (``undominated_columns``; all of
+them with ``distinct_features``).  Partitions after the first replace
 the size term by anchors to the previous partition's rules (C′, eq. 25) and start
 from those rules as a warm-start hint.  The final rule set goes through the three
 simplifications of the seed's Examples 5-7 (``RuleSet.simplify``: tightest

@@ -239,14 +239,15 @@ def test_breast_cancer_accuracy():
 def test_each_partition_anchors_to_pruned_rules(monkeypatch):
     """§2.7: after every partition the decoded rules are pruned (one '<=' and one '>' per
     feature per term, rules kept one-to-one) and the next partition anchors to them
-    (each partition is encoded over its distinct columns: compared over all columns)."""
+    (each partition is encoded over its distinct, undominated columns: compared over all
+    columns)."""
     import satrules.estimators.imli as imli_mod
     priors, decoded, subsets = [], [], []
     real_encode, real_decode = imli_mod.encode_imli, IMLIClassifier._decode
-    real_distinct = base.distinct_columns
+    real_subset = base.undominated_columns   # the last step: the columns encoded
 
-    def recording_distinct(*args, **kwargs):
-        subsets.append(real_distinct(*args, **kwargs))
+    def recording_subset(*args, **kwargs):
+        subsets.append(real_subset(*args, **kwargs))
         return subsets[-1]
 
     def recording_encode(*args, **kwargs):
@@ -259,7 +260,7 @@ def test_each_partition_anchors_to_pruned_rules(monkeypatch):
 
     monkeypatch.setattr(imli_mod, "encode_imli", recording_encode)
     monkeypatch.setattr(IMLIClassifier, "_decode", recording_decode)
-    monkeypatch.setattr(base, "distinct_columns", recording_distinct)
+    monkeypatch.setattr(base, "undominated_columns", recording_subset)
     rng = np.random.default_rng(1)
     X = rng.normal(size=(96, 3))
     y = (X[:, 0] > 0.3).astype(int)
