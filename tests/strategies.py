@@ -116,3 +116,14 @@ def three_vars() -> Model:
     m.add_soft([-x[1]], 3)
     m.add_soft([x[2]], 1)
     return m
+
+
+def random_rules(rng: np.random.Generator, n_columns: int, n_rules: int, kind: str = "dnf"):
+    """A RuleSet of ``n_rules`` rules of one or two literals on distinct random columns."""
+    from satrules.rules import Literal, Rule, RuleSet
+
+    def literals():
+        size = min(n_columns, int(rng.integers(1, 3)))
+        return tuple(Literal(int(c), bool(rng.integers(0, 2)))
+                     for c in rng.choice(n_columns, size, replace=False))
+    return RuleSet([Rule(literals()) for _ in range(n_rules)], kind, n_columns)

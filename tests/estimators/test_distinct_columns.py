@@ -13,7 +13,7 @@ from satrules.backends.registry import solve
 from satrules.encoders.imli import decode_imli, encode_imli, hint_imli
 from satrules.encoders.imlib import decode_imlib, encode_imlib, hint_imlib
 from satrules.estimators._base import _ColumnView, distinct_columns
-from satrules.rules import Literal, Rule, RuleSet
+from tests.strategies import random_rules
 
 
 def _partition(draw_rows, seed):
@@ -27,14 +27,6 @@ def _partition(draw_rows, seed):
     return Xb, rng.integers(0, 2, n_rows).astype(bool), rng
 
 
-def _random_rules(rng, n_columns, n_rules, kind="dnf"):
-    def literals():
-        size = min(n_columns, int(rng.integers(1, 3)))
-        return tuple(Literal(int(c), bool(rng.integers(0, 2)))
-                     for c in rng.choice(n_columns, size, replace=False))
-    return RuleSet([Rule(literals()) for _ in range(n_rules)], kind, n_columns)
-
-
 def _errors(rules, Xb, y):
     return int(np.count_nonzero(rules.evaluate(Xb) != y))
 
@@ -44,7 +36,7 @@ def _errors(rules, Xb, y):
        kind=st.sampled_from(["dnf", "cnf"]), anchored=st.booleans())
 def test_imli_optimum_over_distinct_columns(n_rows, seed, n_rules, kind, anchored):
     Xb, y, rng = _partition(n_rows, seed)
-    prior = _random_rules(rng, Xb.shape[1], n_rules, kind) if anchored else None
+    prior = random_rules(rng, Xb.shape[1], n_rules, kind) if anchored else None
     view = _ColumnView(Xb.shape[1], distinct_columns(Xb, (prior,)))
     full = encode_imli(Xb, y, n_rules=n_rules, rule_type=kind, prior=prior)
     small = encode_imli(view.take(Xb), y, n_rules=n_rules, rule_type=kind,
@@ -61,7 +53,7 @@ def test_imli_optimum_over_distinct_columns(n_rows, seed, n_rules, kind, anchore
        objective=st.sampled_from(["exact", "paper"]), anchored=st.booleans())
 def test_imlib_optimum_over_distinct_columns(n_rows, seed, objective, anchored):
     Xb, y, rng = _partition(n_rows, seed)
-    prior = _random_rules(rng, Xb.shape[1], 1) if anchored else None
+    prior = random_rules(rng, Xb.shape[1], 1) if anchored else None
     view = _ColumnView(Xb.shape[1], distinct_columns(Xb, (prior,)))
     kwargs = dict(n_rules=1, max_literals_per_rule=2, objective=objective)
     full = encode_imlib(Xb, y, prior=prior, **kwargs)
@@ -81,7 +73,7 @@ def test_one_column_per_pattern_and_the_kept_rules_columns(n_rows, seed):
     columns of the rules to keep; None when nothing would be dropped."""
     Xb, _, rng = _partition(max(n_rows, 1), seed)
     Xb = Xb[:n_rows]
-    keep = _random_rules(rng, Xb.shape[1], 2)
+    keep = random_rules(rng, Xb.shape[1], 2)
     for rules in (None, keep):
         cols = distinct_columns(Xb, (rules, None))
         chosen = np.arange(Xb.shape[1]) if cols is None else cols

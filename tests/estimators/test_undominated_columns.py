@@ -15,7 +15,7 @@ from satrules.backends.registry import solve
 from satrules.encoders.imli import decode_imli, encode_imli, hint_imli
 from satrules.encoders.imlib import encode_imlib
 from satrules.estimators._base import _ColumnView, distinct_columns, undominated_columns
-from satrules.rules import Literal, Rule, RuleSet
+from tests.strategies import random_rules
 
 
 def _partition(n_rows, seed):
@@ -32,14 +32,6 @@ def _partition(n_rows, seed):
     return Xb[:, rng.permutation(Xb.shape[1])], rng.integers(0, 2, n_rows).astype(bool), rng
 
 
-def _random_rules(rng, n_columns, n_rules, kind="dnf"):
-    def literals():
-        size = min(n_columns, int(rng.integers(1, 3)))
-        return tuple(Literal(int(c), bool(rng.integers(0, 2)))
-                     for c in rng.choice(n_columns, size, replace=False))
-    return RuleSet([Rule(literals()) for _ in range(n_rules)], kind, n_columns)
-
-
 def _view(Xb, y, keep):
     """The estimator's two steps: distinct columns, then the undominated ones."""
     subset = undominated_columns(Xb, y, distinct_columns(Xb, keep), keep)
@@ -53,7 +45,7 @@ def _view(Xb, y, keep):
 def test_imli_optimum_over_undominated_columns(n_rows, seed, n_rules, kind, anchored,
                                                weighted, symmetry):
     Xb, y, rng = _partition(n_rows, seed)
-    prior = _random_rules(rng, Xb.shape[1], n_rules, kind) if anchored else None
+    prior = random_rules(rng, Xb.shape[1], n_rules, kind) if anchored else None
     weights = rng.integers(1, 4, n_rows) if weighted else None
     view = _view(Xb, y, (prior,))
     kwargs = dict(n_rules=n_rules, rule_type=kind, sample_weight=weights,
@@ -74,7 +66,7 @@ def test_imli_optimum_over_undominated_columns(n_rows, seed, n_rules, kind, anch
 def test_imlib_optimum_over_undominated_columns(n_rows, seed, objective, anchored, n_rules,
                                                 symmetry, weighted):
     Xb, y, rng = _partition(n_rows, seed)
-    prior = _random_rules(rng, Xb.shape[1], n_rules) if anchored else None
+    prior = random_rules(rng, Xb.shape[1], n_rules) if anchored else None
     weights = rng.integers(1, 4, n_rows) if weighted else None
     view = _view(Xb, y, (prior,))
     kwargs = dict(n_rules=n_rules, max_literals_per_rule=2, objective=objective,
@@ -104,7 +96,7 @@ def test_the_kept_columns_are_the_maxima_and_minima(n_rows, seed, with_keep):
     if n_columns > 1 and rng.random() < 0.3:
         Xb[:, -1] = Xb[:, 0]
     y = rng.integers(0, 2, n_rows).astype(bool)
-    keep = _random_rules(rng, n_columns, 1) if with_keep else None
+    keep = random_rules(rng, n_columns, 1) if with_keep else None
     used = {lit.column for rule in keep.rules for lit in rule.literals} if keep else set()
     expected = []
     for j in range(n_columns):
