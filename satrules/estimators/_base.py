@@ -884,7 +884,8 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
                     rows = view.rows(Xb, part)
                     anchor = view.narrow(best_prior if anchor_best else prior)
                     start = view.narrow(best)
-                    # one column per pattern the partition's rows tell apart
+                    # one column per pattern the partition's rows tell apart, then only
+                    # those without both a better and a worse one (same optimum)
                     subset = distinct_columns(rows, (anchor, start))
                     if self._prune_dominated:
                         subset = undominated_columns(rows, y[part], subset, (anchor, start))
