@@ -422,9 +422,8 @@ def undominated_columns(Xb: np.ndarray, y: np.ndarray, columns: np.ndarray | Non
         return columns
     flipped = Xb[:, cols].astype(bool) ^ ~np.asarray(y, dtype=bool)[:, None]
     bits = _packed_columns(flipped)                   # j' better than j: bits[j] within bits[j']
-    _, first = np.unique(bits, axis=0, return_index=True)
-    chosen = np.zeros(len(cols), dtype=bool)
     # equal columns: the first of each stands for the others (dominated both ways by it)
+    _, first = np.unique(bits, axis=0, return_index=True)
     unique = bits[first]
     q = len(unique)
     has_better = np.zeros(q, dtype=bool)
@@ -439,6 +438,7 @@ def undominated_columns(Xb: np.ndarray, y: np.ndarray, columns: np.ndarray | Non
         within[np.arange(len(x)), np.arange(a, a + len(x))] = False
         has_better[a:a + step] = within.any(axis=1)
         has_worse |= within.any(axis=0)
+    chosen = np.zeros(len(cols), dtype=bool)
     chosen[first[~(has_better & has_worse)]] = True
     used = [lit.column for rules in keep if rules is not None
             for rule in rules.rules for lit in rule.literals]
@@ -516,9 +516,9 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
     @property
     def _prune_dominated(self) -> bool:
         """Encode each partition without the columns another dominates on both sides
-        (:func:`undominated_columns`; same optimum).  Off for a subclass whose encoding
-        forbids a column twice in a rule."""
-        return not getattr(self, "distinct_features", False)
+        (:func:`undominated_columns`; same optimum).  A subclass whose encoding can
+        forbid a column twice in a rule turns it off then."""
+        return True
 
     #: scikit-learn estimator checks this family is known to fail, with the reason.
     _EXPECTED_FAILED_CHECKS: dict[str, str] = {

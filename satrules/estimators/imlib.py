@@ -272,6 +272,12 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         if self.objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {self.objective!r}")
 
+    @property
+    def _prune_dominated(self) -> bool:
+        # with distinct_features a rule may not hold a column twice, so a dominated
+        # column is not interchangeable with the one that dominates it
+        return not self.distinct_features
+
     def _encode_partition(self, Xb, y, prior, rng, sample_weight=None):
         # weighted rows: integer weights ~ 100 x the row's weight, lambda / 100 per unit
         fidelity = self.data_fidelity if sample_weight is None \
