@@ -87,6 +87,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from satrules._tree_cuts import tree_split_values
 from satrules.rules import (
     MISSING,
     Condition,
@@ -523,13 +524,10 @@ def _tree_cuts(values: np.ndarray, distinct: np.ndarray, y: np.ndarray,
                n_thresholds: int) -> np.ndarray:
     """The cuts of a one-feature decision tree with ``n_thresholds + 1`` leaves of at least
     :data:`TREE_MIN_LEAF` of the rows and :data:`TREE_MIN_ROWS` rows each, moved down to
-    observed values (same rows on each side)."""
-    from sklearn.tree import DecisionTreeClassifier
-
+    observed values (same rows on each side).  ``y`` holds class codes; the cuts are
+    scikit-learn's ``DecisionTreeClassifier``'s (:func:`satrules._tree_cuts.tree_split_values`)."""
     leaf = max(TREE_MIN_ROWS, 1, int(np.ceil(TREE_MIN_LEAF * len(values))))
-    tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, min_samples_leaf=leaf,
-                                  random_state=0).fit(values.reshape(-1, 1), y)
-    split = tree.tree_.threshold[tree.tree_.feature >= 0]
+    split = tree_split_values(values, y, n_thresholds + 1, leaf)
     return np.unique(distinct[np.searchsorted(distinct, split, side="right") - 1])
 
 
@@ -865,7 +863,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             y = np.asarray(y)
             if len(y) != n_samples:
                 raise ValueError(f"y has {len(y)} labels for {n_samples} samples")
-        labels = y if self.thresholds != "quantile" else None
+        # class codes: the one-feature trees only ask which rows share a class
+        labels = None if self.thresholds == "quantile" else \
+            np.unique(y, return_inverse=True)[1].reshape(-1)
         auto = isinstance(self.n_thresholds, str)
         self.n_thresholds_ = AUTO_THRESHOLDS if auto else int(self.n_thresholds)
         self.n_tree_thresholds_ = self.n_thresholds_ if labels is None or not auto else \
