@@ -245,7 +245,14 @@ class _Weights:
         return self.pair[mask].sum(axis=0)
 
     def columns(self, XS: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """(weight, squared weight) summed per column over the rows where it is 1: (2, m)."""
+        """(weight, squared weight) summed per column over the rows where it is 1: (2, m).
+
+        ``XS`` is boolean.  Without weights both are the column's count of ones, summed as
+        bytes (several times faster than a float product, which copies ``XS`` to floats).
+        """
+        if not self.weighted and XS.dtype == np.bool_:
+            ones = np.add.reduce(XS.view(np.uint8), axis=0, dtype=np.int64)
+            return np.stack([ones, ones]).astype(np.float64)
         return self.pair[rows].T @ XS
 
     def significant(self, fixed: np.ndarray, broken: np.ndarray, min_z: float,

@@ -280,3 +280,20 @@ def test_polishing_from_the_empty_rule_set_too_is_never_worse(base, target, monk
     value = both.data_fidelity * np.count_nonzero(both.rules_.evaluate(Xb) != y.astype(bool)) \
         + both.rules_.n_literals
     assert value == both.best_partition_["objective"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(bits=st.lists(st.lists(st.booleans(), min_size=5, max_size=5), max_size=30),
+       as_int=st.booleans())
+def test_unweighted_column_counts_equal_the_unit_weight_product(bits, as_int):
+    """Without weights, the per-column (weight, squared weight) sums are byte counts;
+    they equal the product with unit weights, for boolean and integer columns."""
+    from satrules.estimators._polish import _Weights
+
+    XS = np.array(bits, dtype=bool).reshape(-1, 5)
+    XS = XS.astype(int) if as_int else XS
+    rows = np.arange(len(XS))
+    got = _Weights(len(XS), None).columns(XS, rows)
+    want = np.ones((len(XS), 2)).T @ XS
+    assert got.shape == (2, 5) and got.dtype == np.float64
+    np.testing.assert_array_equal(got, want)
