@@ -13,11 +13,16 @@ four-level categories, 10 name columns (one distinct value per row, dropped as I
 and 10 amounts written ``$12,345.67`` (quantities since 2026-12-03, ID-like before): the
 cost of telling dates, durations, numbers and quantities from categories.
 
+``--thresholds tree`` (the learners' default) or ``both`` fits on labels that depend on
+two of the numeric columns, so every numeric column also gets the cuts of a one-feature
+decision tree; ``--shapes`` replaces the default shapes (``ROWSxCOLUMNS,...``).
+
 Usage::
 
     nice -n 10 python benchmarks/bench_binarize.py                 # 5 % missing, best of 3
     nice -n 10 python benchmarks/bench_binarize.py --missing 0
     nice -n 10 python benchmarks/bench_binarize.py --strings
+    python benchmarks/bench_binarize.py --thresholds tree --shapes 20000x100,20000x1000
 
 Prints a markdown table; nothing is written to disk.
 """
@@ -79,18 +84,29 @@ def main(argv=None) -> int:
                         help="share of missing values in the numeric columns")
     parser.add_argument("--strings", action="store_true",
                         help="time the table of strings (see the module docstring) instead")
+    parser.add_argument("--thresholds", choices=["quantile", "tree", "both"],
+                        default="quantile", help="how numeric columns are cut (tree and "
+                        "both fit on drawn labels)")
+    parser.add_argument("--shapes", default=None,
+                        help="ROWSxCOLUMNS,... instead of the default shapes")
     args = parser.parse_args(argv)
+    shapes = SHAPES if args.shapes is None else \
+        [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
     print("| rows | columns | fit (s) | transform (s) | output columns |")
     print("|---:|---:|---:|---:|---:|")
     frames = [string_frame] if args.strings else [
         lambda n_rows=n_rows, n_cols=n_cols: frame(n_rows, n_cols, args.missing)
-        for n_rows, n_cols in SHAPES]
+        for n_rows, n_cols in shapes]
     for make in frames:
         X = make()
         n_rows, n_cols = X.shape
-        tb = ThresholdBinarizer(missing="category")
+        tb = ThresholdBinarizer(missing="category", thresholds=args.thresholds)
         warnings.simplefilter("ignore")   # the ID-like columns' warning
-        fit_s = best_of(lambda: tb.fit(X), args.repeat)  # noqa: B023 - called at once
+        y = None
+        if args.thresholds != "quantile":   # labels from two numeric columns and noise
+            rng = np.random.default_rng(1)
+            y = (X["c0"].fillna(0) + X["c1"].fillna(0) + rng.normal(size=n_rows)) > 0
+        fit_s = best_of(lambda: tb.fit(X, y), args.repeat)  # noqa: B023 - called at once
         tr_s = best_of(lambda: tb.transform(X), args.repeat)  # noqa: B023
         print(f"| {n_rows} | {n_cols} | {fit_s:.3f} | {tr_s:.3f} | {len(tb.conditions_)} |")
     return 0

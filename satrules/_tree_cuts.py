@@ -87,9 +87,9 @@ def tree_split_values(values: np.ndarray, y: np.ndarray, max_leaf_nodes: int,
     values : ndarray of shape (n_samples,)
         A numeric column without missing values.
     y : ndarray of shape (n_samples,)
-        Class labels.  Only which rows share a class matters; small integers >= 0 (e.g.
-        ``np.unique(labels, return_inverse=True)[1]``) are used as they are, which
-        saves sorting the labels on every call.
+        Class labels.  Only which rows share a class matters; integers from 0 to
+        ``n_samples`` (e.g. ``np.unique(labels, return_inverse=True)[1]``) are used as
+        they are, which saves sorting the labels on every call.
     max_leaf_nodes : int
         Most leaves (at least 2); the tree makes at most ``max_leaf_nodes - 1`` splits.
     min_samples_leaf : int
@@ -115,7 +115,8 @@ def tree_split_values(values: np.ndarray, y: np.ndarray, max_leaf_nodes: int,
     codes = np.asarray(y).reshape(-1)
     if codes.shape != v.shape:
         raise ValueError(f"y has {codes.size} labels for {v.size} values")
-    if codes.size and (codes.dtype.kind not in "iu" or codes.min() < 0):
+    if codes.size and (codes.dtype.kind not in "iu" or codes.min() < 0
+                       or codes.max() > codes.size):   # not small codes: encode them
         codes = np.unique(codes, return_inverse=True)[1].reshape(-1)
     order = np.argsort(v)   # the order among equal values changes no count below
     fv = v[order]

@@ -98,3 +98,10 @@ def test_bad_arguments_are_named():
         tree_split_values(np.arange(4.0), np.arange(4) % 2, 1, 1)
     with pytest.raises(ValueError, match="3 labels for 4 values"):
         tree_split_values(np.arange(4.0), np.arange(3), 2, 1)
+
+
+def test_large_integer_labels_are_encoded():
+    """Labels far above the row count are classes like any others (no huge count array)."""
+    values = np.arange(6.0)
+    np.testing.assert_array_equal(
+        tree_split_values(values, np.array([10**12] * 3 + [5] * 3), 2, 1), [2.5])
