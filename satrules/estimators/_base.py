@@ -359,8 +359,7 @@ def distinct_columns(Xb: np.ndarray, keep: tuple = ()) -> np.ndarray | None:
     n_columns = Xb.shape[1]
     if n_columns < 2:
         return None
-    packed = np.packbits(Xb, axis=0).T if len(Xb) else np.zeros((n_columns, 1), np.uint8)
-    _, group = np.unique(packed, axis=0, return_inverse=True)
+    _, group = _unique_words(_packed_columns(Xb), return_inverse=True)
     group = group.ravel()
     by_group = np.lexsort((np.arange(n_columns), group))   # each group's columns ascending
     sizes = np.bincount(group)
@@ -381,6 +380,14 @@ def _packed_columns(rows: np.ndarray) -> np.ndarray:
     words = np.zeros((max(8, -(-len(packed) // 8) * 8), packed.shape[1]), dtype=np.uint8)
     words[:len(packed)] = packed
     return np.ascontiguousarray(words.T).view(np.uint64)
+
+
+def _unique_words(bits: np.ndarray, **options):
+    """``np.unique`` over the rows of ``bits`` (n_columns, words), as 1-D integers when
+    there is one word (partitions of up to 64 rows): 8 times faster than ``axis=0``."""
+    if bits.shape[1] == 1:
+        return np.unique(bits[:, 0], **options)
+    return np.unique(bits, axis=0, **options)
 
 
 def undominated_columns(Xb: np.ndarray, y: np.ndarray, columns: np.ndarray | None = None,
@@ -423,7 +430,7 @@ def undominated_columns(Xb: np.ndarray, y: np.ndarray, columns: np.ndarray | Non
     flipped = Xb[:, cols].astype(bool) ^ ~np.asarray(y, dtype=bool)[:, None]
     bits = _packed_columns(flipped)                   # j' better than j: bits[j] within bits[j']
     # equal columns: the first of each stands for the others (dominated both ways by it)
-    _, first = np.unique(bits, axis=0, return_index=True)
+    _, first = _unique_words(bits, return_index=True)
     unique = bits[first]
     q = len(unique)
     has_better = np.zeros(q, dtype=bool)
