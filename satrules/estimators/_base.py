@@ -390,6 +390,47 @@ def _unique_words(bits: np.ndarray, **options):
     return np.unique(bits, axis=0, **options)
 
 
+#: partitions of at most this many rows may count supersets over all 2**rows patterns
+_MASK_ROWS = 20
+
+
+def _dominated_by_pairs(unique: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For distinct bit patterns ``unique`` (q, words): whether another pattern holds
+    each one's bits (``has_better``), and whether each holds another's (``has_worse``);
+    one blocked subset test per pair."""
+    q = len(unique)
+    has_better = np.zeros(q, dtype=bool)
+    has_worse = np.zeros(q, dtype=bool)
+    step = max(1, (1 << 22) // q)                     # a few MB of booleans per block
+    for a in range(0, q, step):
+        x = unique[a:a + step]
+        within = np.ones((len(x), q), dtype=bool)     # [i, j]: x[i]'s bits are within j's
+        for w in range(unique.shape[1]):
+            xw = x[:, w][:, None]
+            within &= (xw & unique[:, w][None, :]) == xw
+        within[np.arange(len(x)), np.arange(a, a + len(x))] = False
+        has_better[a:a + step] = within.any(axis=1)
+        has_worse |= within.any(axis=0)
+    return has_better, has_worse
+
+
+def _dominated_by_masks(columns: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_dominated_by_pairs` for the distinct 0/1 columns of a matrix of few rows:
+    each column is a number below ``2**n_rows``, and the patterns present among the
+    supersets (subsets) of every number are counted by a sum over one bit at a time
+    (``n_rows`` passes over ``2**n_rows`` counts, instead of a test per pair)."""
+    codes = (columns.astype(np.int64) << np.arange(n_rows, dtype=np.int64)[:, None]).sum(axis=0)
+    above = np.zeros(1 << n_rows, dtype=np.int32)
+    above[codes] = 1
+    below = above.copy()
+    for b in range(n_rows):   # index = high * 2^(b+1) + bit_b * 2^b + low
+        up = above.reshape(-1, 2, 1 << b)
+        up[:, 0, :] += up[:, 1, :]      # supersets: add the count with bit b set
+        down = below.reshape(-1, 2, 1 << b)
+        down[:, 1, :] += down[:, 0, :]  # subsets: add the count with bit b clear
+    return above[codes] > 1, below[codes] > 1
+
+
 def undominated_columns(Xb: np.ndarray, y: np.ndarray, columns: np.ndarray | None = None,
                         keep: tuple = ()) -> np.ndarray | None:
     """Return the columns of ``columns`` (ascending; all when None) that no other of them
@@ -410,7 +451,10 @@ def undominated_columns(Xb: np.ndarray, y: np.ndarray, columns: np.ndarray | Non
     rule (IMLIB's ``distinct_features``).
 
     Flipping the bits of the rows not of class ``y`` turns *better* into *superset*, so
-    one subset test per pair of columns decides both sides.  Of the thresholds of one
+    one subset test per pair of columns decides both sides (on partitions of at most
+    :data:`_MASK_ROWS` rows with many columns, a count of the patterns above and below
+    each of the ``2**rows`` ones does, which is cheaper: 7 against 46 ms a partition of
+    17 rows and 2,900 distinct columns).  Of the thresholds of one
     feature only those next to a change of class among the partition's sorted values
     remain: on 16-row partitions of 2,000 x 300 (2,695 binary columns, 964 distinct per
     partition) 207 do.
@@ -428,23 +472,15 @@ def undominated_columns(Xb: np.ndarray, y: np.ndarray, columns: np.ndarray | Non
     if len(cols) < 2:
         return columns
     flipped = Xb[:, cols].astype(bool) ^ ~np.asarray(y, dtype=bool)[:, None]
+    n_rows = len(flipped)
     bits = _packed_columns(flipped)                   # j' better than j: bits[j] within bits[j']
     # equal columns: the first of each stands for the others (dominated both ways by it)
     _, first = _unique_words(bits, return_index=True)
-    unique = bits[first]
-    q = len(unique)
-    has_better = np.zeros(q, dtype=bool)
-    has_worse = np.zeros(q, dtype=bool)
-    step = max(1, (1 << 22) // q)                     # a few MB of booleans per block
-    for a in range(0, q, step):
-        x = unique[a:a + step]
-        within = np.ones((len(x), q), dtype=bool)     # [i, j]: x[i]'s bits are within j's
-        for w in range(unique.shape[1]):
-            xw = x[:, w][:, None]
-            within &= (xw & unique[:, w][None, :]) == xw
-        within[np.arange(len(x)), np.arange(a, a + len(x))] = False
-        has_better[a:a + step] = within.any(axis=1)
-        has_worse |= within.any(axis=0)
+    q = len(first)
+    if n_rows <= _MASK_ROWS and n_rows << n_rows < q * q:
+        has_better, has_worse = _dominated_by_masks(flipped[:, first], n_rows)
+    else:
+        has_better, has_worse = _dominated_by_pairs(bits[first])
     chosen = np.zeros(len(cols), dtype=bool)
     chosen[first[~(has_better & has_worse)]] = True
     used = [lit.column for rules in keep if rules is not None

@@ -14,7 +14,14 @@ from satrules import IMLIBClassifier, IMLIClassifier
 from satrules.backends.registry import solve
 from satrules.encoders.imli import decode_imli, encode_imli, hint_imli
 from satrules.encoders.imlib import encode_imlib
-from satrules.estimators._base import _ColumnView, distinct_columns, undominated_columns
+from satrules.estimators._base import (
+    _ColumnView,
+    _dominated_by_masks,
+    _dominated_by_pairs,
+    _packed_columns,
+    distinct_columns,
+    undominated_columns,
+)
 from tests.strategies import random_rules
 
 
@@ -113,6 +120,22 @@ def test_the_kept_columns_are_the_maxima_and_minima(n_rows, seed, with_keep):
     subset = np.arange(0, n_columns, 2)    # only among the given columns
     got = undominated_columns(Xb, y, subset, (None,))
     assert set(got.tolist()) <= set(subset.tolist())
+
+
+@settings(max_examples=200, deadline=None)
+@given(n_rows=st.integers(0, 12), seed=st.integers(0, 2**16))
+def test_superset_counts_agree_with_the_pair_test(n_rows, seed):
+    """The two ways of finding a better and a worse column (counts over all 2**rows
+    patterns for few rows, a subset test per pair otherwise) agree with the definition."""
+    rng = np.random.default_rng(seed)
+    drawn = rng.random((n_rows, int(rng.integers(1, 80)))) < rng.random()
+    distinct = list({c.tobytes(): c for c in drawn.T}.values())   # one column if no rows
+    X = np.array(distinct).T if n_rows else np.zeros((0, 1), dtype=bool)
+    within = np.array([[i != j and bool(np.all(X[:, i] <= X[:, j]))
+                        for j in range(X.shape[1])] for i in range(X.shape[1])])
+    want = (within.any(axis=1), within.any(axis=0))
+    for got in (_dominated_by_masks(X, n_rows), _dominated_by_pairs(_packed_columns(X))):
+        assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
 
 
 def test_many_rows_and_columns_use_several_words_and_blocks():
