@@ -36,16 +36,20 @@ _EPSILON = np.finfo(np.float64).eps
 _FEATURE_THRESHOLD = np.float32(1e-7)
 
 
-def _push_heap(heap: list, item) -> None:
-    """libstdc++'s ``std::push_heap`` with ``comp(a, b) = a.improvement < b.improvement``."""
-    heap.append(item)
-    hole = len(heap) - 1
+def _sift_up(heap: list, hole: int, item) -> None:
+    """Move ``item`` from ``hole`` up past smaller parents (libstdc++'s ``__push_heap``)."""
     parent = (hole - 1) // 2
     while hole > 0 and heap[parent][0] < item[0]:
         heap[hole] = heap[parent]
         hole = parent
         parent = (hole - 1) // 2
     heap[hole] = item
+
+
+def _push_heap(heap: list, item) -> None:
+    """libstdc++'s ``std::push_heap`` with ``comp(a, b) = a.improvement < b.improvement``."""
+    heap.append(item)
+    _sift_up(heap, len(heap) - 1, item)
 
 
 def _pop_heap(heap: list):
@@ -65,12 +69,7 @@ def _pop_heap(heap: list):
             child = 2 * (child + 1)
             heap[hole] = heap[child - 1]
             hole = child - 1
-        parent = (hole - 1) // 2
-        while hole > 0 and heap[parent][0] < value[0]:
-            heap[hole] = heap[parent]
-            hole = parent
-            parent = (hole - 1) // 2
-        heap[hole] = value
+        _sift_up(heap, hole, value)
     return heap.pop()
 
 
