@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier
 
-from satrules._tree_cuts import tree_split_values
+from satrules.binarize import tree_split_values
 
 
 def _sklearn_splits(values, y, max_leaf_nodes, min_samples_leaf):
