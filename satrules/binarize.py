@@ -521,8 +521,6 @@ TREE_MIN_ROWS = 1
 
 # -- the cuts of a one-feature best-first Gini tree, computed with numpy ------------
 #
-# The cuts of a one-feature best-first Gini tree, computed with numpy.
-#
 # :func:`tree_split_values` returns the split thresholds that scikit-learn's
 # ``DecisionTreeClassifier(max_leaf_nodes=L, min_samples_leaf=m)`` finds on one numeric
 # column without sample weights, but without building a tree: the column is sorted once and
