@@ -94,12 +94,16 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from satrules._progress import progress
 from satrules.backends.registry import solve
-from satrules.binarize import ThresholdBinarizer, checkable_frame, duplicate_names
-from satrules.estimators._checks import check_label_types, check_missing_labels
+from satrules.binarize import ThresholdBinarizer, duplicate_names
+from satrules.estimators._checks import (
+    check_label_types,
+    check_missing_labels,
+    validate_columns,
+)
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
 from satrules.estimators._proba import RegionProbaMixin
@@ -715,8 +719,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         self._check_params()
         _check_unique_columns(X)
         check_missing_labels(y)
-        X_checked, y = validate_data(self, checkable_frame(X), y, dtype=None,
-                                     ensure_all_finite=False)
+        X, y = validate_columns(self, X, y, reset=True)   # a DataFrame stays one
         check_label_types(y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -731,12 +734,11 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         keep, weights = kept_weights(fit_weights(self.classes_, y_idx, sample_weight,
                                                  getattr(self, "class_weight", None)))
         if keep is not None:
-            X = X.iloc[keep] if hasattr(X, "iloc") else X
-            X_checked, y, y_idx = X_checked[keep], y[keep], y_idx[keep]
+            X, y, y_idx = X.iloc[keep] if hasattr(X, "iloc") else X[keep], y[keep], y_idx[keep]
         self.weighted_ = weights is not None
         rng = check_random_state(self.random_state)
         self.binarizer_ = self._new_binarizer()
-        Xb = self.binarizer_.fit_transform(X if hasattr(X, "columns") else X_checked, y)
+        Xb = self.binarizer_.fit_transform(X, y)
         self.class_counts_ = np.bincount(y_idx, minlength=len(self.classes_))
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
@@ -995,10 +997,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
     def _fires(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "rules_")
         _check_unique_columns(X)
-        X_checked = validate_data(self, checkable_frame(X), reset=False, dtype=None,
-                                  ensure_all_finite=False)
-        return self._evaluate(self.binarizer_.transform(X if hasattr(X, "columns")
-                                                        else X_checked))
+        return self._evaluate(self.binarizer_.transform(validate_columns(self, X, reset=False)))
 
     def _evaluate(self, Xb: np.ndarray) -> np.ndarray:
         """Whether each class's rules fire on each binarized row (one column when binary)."""

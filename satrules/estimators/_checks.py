@@ -1,4 +1,5 @@
-"""Input checks shared by the estimators (labels) that scikit-learn's helpers word poorly."""
+"""Input checks shared by the estimators: labels that scikit-learn's helpers word poorly,
+and ``X`` checked without copying a mixed DataFrame into one object array."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import numbers
 from typing import Any
 
 import numpy as np
+from sklearn.utils.validation import check_array, check_X_y, validate_data
 
+from satrules.binarize import checkable_frame
 from satrules.rules import missing_mask
 
-__all__ = ["check_label_types", "check_missing_labels"]
+__all__ = ["check_label_types", "check_missing_labels", "validate_columns"]
 
 
 def _label_kind(value: Any) -> str:
@@ -76,3 +79,68 @@ def check_missing_labels(y: Any) -> None:
         raise ValueError(f"y has {where.size} missing label(s) (NaN or None), at positions "
                          f"{shown}{more}; drop those rows (e.g. keep = y.notna(); "
                          "X[keep], y[keep]) or give them a class")
+
+
+def _is_sparse(dtype: Any) -> bool:
+    return type(dtype).__name__ == "SparseDtype"
+
+
+def _dense(frame: Any) -> Any:
+    """``frame`` with its sparse columns dense (scikit-learn turns an all-sparse frame
+    into a scipy matrix and refuses it; the binarizer reads every column densely)."""
+    if not any(_is_sparse(dtype) for dtype in frame.dtypes):
+        return frame
+    return frame.apply(lambda col: col.sparse.to_dense() if _is_sparse(col.dtype) else col)
+
+
+def validate_columns(estimator: Any, X: Any, y: Any = "no_validation", *,
+                     reset: bool) -> Any:
+    """scikit-learn's ``validate_data`` for an estimator that reads ``X`` column by column.
+
+    Returns what ``validate_data(estimator, X, y, dtype=None, ensure_all_finite=False,
+    reset=reset)`` returns (``X`` when ``y`` is left out, else ``(X, y)``), raises what
+    it raises for a classifier fitted with ``y=None``, and records
+    ``n_features_in_`` and ``feature_names_in_`` the same way, except that a DataFrame
+    ``X`` is returned as it is (its dtypes, e.g. ordered categories, mean something to
+    the binarizer).  Its columns are checked one group of equal dtype at a time, so
+    that a frame mixing numbers with strings is never copied into one object array: at
+    20,000 rows x 1,000 columns that array holds 20 million Python objects, and building
+    it took 2-9 s of a 30 s fit.  The checks are scikit-learn's own (no complex
+    columns, at least one row and one column, ``y`` one-dimensional and as long as
+    ``X``); sparse columns are checked as dense ones.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn.base import BaseEstimator
+    >>> est = BaseEstimator()
+    >>> df = pd.DataFrame({"age": [30.0, None], "city": ["Oslo", "Rome"]})
+    >>> X, y = validate_columns(est, df, [0, 1], reset=True)
+    >>> X is df, y.tolist(), est.n_features_in_, est.feature_names_in_.tolist()
+    (True, [0, 1], 2, ['age', 'city'])
+    >>> validate_columns(est, df, [0, 1, 1], reset=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Found input variables with inconsistent numbers of samples: [2, 3]
+    """
+    frame = checkable_frame(X)   # datetimes and categories as objects, as scikit-learn needs
+    if not (hasattr(frame, "columns") and hasattr(frame, "iloc")):
+        return validate_data(estimator, X, y, dtype=None, ensure_all_finite=False,
+                             reset=reset)
+    # feature names and their number, checked (reset=False) or recorded (reset=True); a
+    # missing y (None) is refused here, with scikit-learn's words
+    validate_data(estimator, frame, y, skip_check_array=True, reset=reset)
+    groups: dict[Any, list[int]] = {}
+    for c, dtype in enumerate(frame.dtypes):
+        groups.setdefault(dtype, []).append(c)
+    blocks = [_dense(frame.iloc[:, idx]) for idx in groups.values()]
+    if len(blocks) < 2 or not len(frame):   # one dtype or no rows: errors name its shape
+        blocks = [_dense(frame)]
+    params = {"dtype": None, "ensure_all_finite": False, "estimator": estimator}
+    for block in blocks[1:]:
+        check_array(block, input_name="X", **params)
+    if isinstance(y, str) and y == "no_validation":
+        check_array(blocks[0], input_name="X", **params)
+        return X
+    _, y = check_X_y(blocks[0], y, **params)
+    return X, y
