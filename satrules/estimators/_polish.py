@@ -255,6 +255,21 @@ class _Weights:
             return np.stack([ones, ones]).astype(np.float64)
         return self.pair[rows].T @ XS
 
+    def grouped_columns(self, X: np.ndarray, rows: np.ndarray, group: np.ndarray,
+                        n_groups: int) -> list[np.ndarray]:
+        """:meth:`columns` of ``X[rows[group == g]]`` for each ``g < n_groups``.
+
+        The rows are copied out of ``X`` once, sorted by group (stably: each group keeps
+        its rows' order, so every sum is the one :meth:`columns` makes), and each group
+        is a slice of that copy, instead of one copy per group.
+        """
+        order = np.argsort(group, kind="stable")
+        rows, group = rows[order], group[order]
+        XS = X[rows]
+        bounds = np.searchsorted(group, np.arange(n_groups + 1))
+        return [self.columns(XS[lo:hi], rows[lo:hi])
+                for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+
     def significant(self, fixed: np.ndarray, broken: np.ndarray, min_z: float,
                     sign_test: str):
         """:func:`significant` on (weight, squared weight) pairs (leading axis of 2)."""
@@ -434,10 +449,12 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
             # flip; there the prediction becomes column c (or its negation)
             inside = _term_cover(X, term[:t] + term[t + 1:]) & ~others
             rows = np.flatnonzero(inside)
-            XS, cur, bad = X[inside], union[inside], wrong[inside]
-            groups = (bad & cur, bad & ~cur, ~bad & cur, ~bad & ~cur)
-            sa, sb, sc, sd = (weights.columns(XS[g], rows[g]) for g in groups)
-            na, nb, nc, nd = (weights.total(rows[g])[:, None] for g in groups)
+            cur, bad = union[inside], wrong[inside]
+            # the groups: wrong and covered (a), wrong and not (b), right and covered
+            # (c), right and not (d)
+            group = 2 * (~bad).view(np.uint8) + (~cur).view(np.uint8)
+            sa, sb, sc, sd = weights.grouped_columns(X, rows, group, 4)
+            na, nb, nc, nd = (weights.total(rows[group == g])[:, None] for g in range(4))
             fixed = (na - sa + sb, sa + nb - sb)      # wrong rows whose prediction flips
             broken = (nc - sc + sd, sc + nd - sd)     # right rows whose prediction flips
             errors = tuple(n_wrong - f + b for f, b in zip(fixed, broken, strict=True))

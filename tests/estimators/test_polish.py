@@ -297,3 +297,27 @@ def test_unweighted_column_counts_equal_the_unit_weight_product(bits, as_int):
     want = np.ones((len(XS), 2)).T @ XS
     assert got.shape == (2, 5) and got.dtype == np.float64
     np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(1, 40), m=st.integers(1, 6), weighted=st.booleans())
+def test_grouped_column_counts_equal_one_count_per_group(data, n, m, weighted):
+    """The replace move's four groups counted from one sorted copy: each group's sums are
+    exactly those of :meth:`_Weights.columns` on that group's rows (same row order, so
+    the same floating-point sums when weighted), empty groups included."""
+    from satrules.estimators._polish import _Weights
+
+    X = np.array(data.draw(st.lists(st.booleans(), min_size=n * m, max_size=n * m)),
+                 dtype=bool).reshape(n, m)
+    rows = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), max_size=n))), dtype=int)
+    group = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(rows),
+                                        max_size=len(rows))), dtype=np.uint8)
+    sw = np.array(data.draw(st.lists(st.floats(0.1, 10), min_size=n, max_size=n))) \
+        if weighted else None
+    weights = _Weights(n, sw)
+    got = weights.grouped_columns(X, rows, group, 4)
+    assert len(got) == 4
+    for g in range(4):
+        want = weights.columns(X[rows[group == g]], rows[group == g])
+        assert got[g].shape == (2, m)
+        np.testing.assert_array_equal(got[g], want)
