@@ -148,7 +148,7 @@ def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
         )
     if np.iscomplexobj(arr):
         raise ValueError("Complex data not supported")
-    return list(arr.T), None
+    return list(np.asfortranarray(arr).T), None   # contiguous columns (see _frame_columns)
 
 
 def _is_category(dtype: Any) -> bool:
@@ -229,7 +229,9 @@ def _frame_columns(X: Any) -> list[np.ndarray]:
         if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
             groups.setdefault(dtype, []).append(c)
     for dtype, idx in groups.items():
-        block = X.iloc[:, idx].to_numpy(dtype=dtype)
+        # column-major, so that each column is contiguous: every per-column pass (NaN
+        # mask, sort, comparisons) then reads its own rows, not one value per cache line
+        block = np.asfortranarray(X.iloc[:, idx].to_numpy(dtype=dtype))
         for k, c in enumerate(idx):
             cols[c] = block[:, k]
     for c, col in enumerate(cols):
