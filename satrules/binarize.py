@@ -844,13 +844,16 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     ``pid``: survival/gbsg's patient numbers; ``childid``, ``Subject``) when more than
     half of them are distinct (a record number) or at least :data:`GROUP_ID_LEVELS` = 20
     are (a group number shared by rows: HLMdiag/autism's ``childid``, 155 children in 604
-    rows).
+    rows); the same holds for codes in such a column that are numbers with a few others
+    (carData/Blackmore's ``subject``: ``100``, ``207a``), which would otherwise be refused
+    as a numeric column with bad values.
     ``max_levels=None`` turns all of these off.
 
     Raises
     ------
     FeatureTypeError
-        For a numeric column with a few non-numeric values (see :func:`_as_numeric`).
+        For a numeric column with a few non-numeric values (see :func:`_as_numeric`),
+        unless it is named like an identifier as above.
     """
     if max_levels is not None and name in ID_COLUMN_NAMES:
         return "id", "row labels written by R or pandas, not a feature"
@@ -867,8 +870,14 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         if quantity is not None:
             return "quantity", quantity
     counts = _value_counts(values)   # once, for the numbers, strays, levels and notes
-    numeric = None if categorical and values.dtype.kind not in "biuf" else \
-        _as_numeric(values, name, counts)
+    try:
+        numeric = None if categorical and values.dtype.kind not in "biuf" else \
+            _as_numeric(values, name, counts)
+    except FeatureTypeError:
+        why = _identifier_codes(values, name, counts, max_levels)
+        if why is None:
+            raise
+        return "id", why
     if not categorical and numeric is None:
         _check_stray_quantities(values, name, counts)
     if categorical or numeric is None:
@@ -901,6 +910,31 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
                     + "; to measure accuracy on new groups, split the rows by group, e.g. "
                     "with sklearn's GroupKFold)")
     return "numeric", numeric
+
+
+def _identifier_codes(values: np.ndarray, name: str, counts: Counter | None,
+                      max_levels: Any) -> str | None:
+    """Why a column that :func:`_as_numeric` refuses (numbers with a few other values) is
+    an identifier, or None when it is not: named like one (:data:`_ID_NAME`), at least 20
+    values, and more than half of them distinct or at least :data:`GROUP_ID_LEVELS`, as
+    for integers.  Record codes are numbers with a letter here and there (carData/Blackmore's
+    ``subject``: ``100``, ``207a``, ``207b``; DAAG/hotspots' ``ID``: ``15A``), so the
+    stray values say "identifier" rather than "a numeric column with bad values"."""
+    if max_levels is None or counts is None or len(values) < 20 or not _ID_NAME.search(name):
+        return None
+    n_distinct = len(counts)
+    if n_distinct <= len(values) // 2 and n_distinct < GROUP_ID_LEVELS:
+        return None
+    strays = sorted((v for v in counts if _parse_number(v) is None), key=str)
+    if not all(isinstance(v, str) for v in strays):   # not codes: the error stands
+        return None
+    codes = [repr(v) for v in strays[:3]]
+    return (f"codes named like an identifier, {n_distinct} distinct in {len(values)} rows "
+            f"(numbers and {', '.join(codes)}{' ...' if len(codes) == 3 else ''}): "
+            "a record or group code, not a feature (to use its values as categories, pass "
+            "it as a pandas 'category' column"
+            + ("" if n_distinct <= _level_limit(max_levels, len(values))
+               else f" with max_levels >= {n_distinct}") + ")")
 
 
 class ThresholdBinarizer(TransformerMixin, BaseEstimator):

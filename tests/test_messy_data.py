@@ -518,6 +518,52 @@ def test_estimators_never_write_rules_on_group_numbers(est):
     assert est.predict(X).shape == (len(X),)
 
 
+def coded_records(name: str, n_groups: int = 30) -> tuple[pd.DataFrame, np.ndarray]:
+    """:func:`repeated_records` with the numbers written as text and one group's number
+    shared by two groups told apart by a letter, as carData/Blackmore's ``subject``
+    (``100``, ``207a``, ``207b``): ``n_groups + 1`` codes."""
+    X, y = repeated_records(name, n_groups=n_groups)
+    codes = X[name].astype(str).to_numpy()
+    shared = min(codes)
+    rows = np.flatnonzero(codes == shared)
+    codes[rows[:len(rows) // 2]] = shared + "a"
+    codes[rows[len(rows) // 2:]] = shared + "b"
+    X[name] = codes
+    return X, y
+
+
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("name", ["subject", "ID", "childid"])
+def test_codes_named_like_an_identifier_are_dropped_not_refused(est, name):
+    """carData/Blackmore's ``subject`` (231 subjects in 945 rows, ``207a`` among numbers)
+    and DAAG/hotspots' ``ID`` (``15A``) were refused as numeric columns with bad values;
+    in a column named like an identifier, with as many distinct values as an identifier
+    of integers needs, the letters mark record codes: the column is dropped with a
+    warning that shows them, and every estimator fits."""
+    X, y = coded_records(name)
+    with pytest.warns(UserWarning, match=rf"{re.escape(repr(name))}: codes named like an "
+                                         r"identifier, 31 distinct in 120 rows \(numbers "
+                                         r"and '\d+a', '\d+b'\)"):
+        est.fit(X, y)
+    dropped = (est.dropped_features_ if hasattr(est, "dropped_features_")
+               else est.binarizer_.dropped_features_)
+    assert name in dropped
+    text = est.to_text() if hasattr(est, "to_text") else str(est.rules_)
+    assert f"{name} " not in text
+    assert est.predict(X).shape == (len(X),)
+
+
+@pytest.mark.parametrize("name, n_groups, kwargs", [("score", 30, {}), ("site_id", 12, {}),
+                                                    ("subject", 30, {"max_levels": None})])
+def test_codes_are_refused_otherwise(name, n_groups, kwargs):
+    """Under a name that does not say "identifier", with fewer distinct values than an
+    identifier needs, or with ``max_levels=None`` (keep every column), numbers with a few
+    other values are still refused, naming them."""
+    X, y = coded_records(name, n_groups=n_groups)
+    with pytest.raises(FeatureTypeError, match=rf"'{name}' is numeric .*\['\d+a', '\d+b'\]"):
+        ThresholdBinarizer(**kwargs).fit(X, y)
+
+
 # ---------------------------------------------------------------- dates
 def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
     """Visit dates (some missing) whose label flips on 2004-01-01, and a noise column."""
