@@ -61,7 +61,16 @@ def _ruleset_parts(est: Any) -> list[tuple[Any, Any, Any]]:
     rules = est.rules_
     if isinstance(rules, dict):  # one-vs-rest: class c's rule set true -> c
         return [(rules[c], c, _Not(c)) for c in est.classes_ if c in rules]
-    return [(rules, est.classes_[-1], est.classes_[0])]
+    return [(rules, *_binary_labels(est))]
+
+
+def _binary_labels(est: Any) -> tuple[Any, Any]:
+    """(class predicted when a two-class rule set holds, class when it does not): the
+    estimator's ``rule_class_`` and the other class, else ``classes_[-1]``, ``classes_[0]``."""
+    if hasattr(est, "_binary_classes"):
+        described, other = est._binary_classes()
+        return est.classes_[described], est.classes_[other]
+    return est.classes_[-1], est.classes_[0]
 
 
 class _Not:
@@ -112,7 +121,7 @@ def rules_text(est: Any) -> str:
 
     rules = getattr(est, "rules_", None)
     if isinstance(rules, RuleSet):
-        return rules.binary_text(est.classes_[-1], est.classes_[0])
+        return rules.binary_text(*_binary_labels(est))
     if isinstance(rules, dict):
         # one-vs-rest: a class whose rules never fire says so rather than "IF FALSE"
         parts = [r.class_text(when_true) for r, when_true, _ in _ruleset_parts(est)]

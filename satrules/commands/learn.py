@@ -89,6 +89,9 @@ def bool_value(text: str) -> bool:
 _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
+    ("--rule-class", "rule_class", str,
+     "the class two-class rules describe, IF rules THEN this class (IMLI, IMLIB; default: "
+     "the later label in sorted order)"),
     ("--data-fidelity", "data_fidelity", float, "weight of one error, lambda (IMLI, IMLIB)"),
     ("--n-partitions", "n_partitions", int,
      "number of incremental partitions (IMLI, IMLIB; default: 16-row partitions)"),

@@ -109,6 +109,7 @@ from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules
 from satrules.estimators._proba import RegionProbaMixin
 from satrules.estimators._weights import (
     check_class_weight,
+    class_index,
     fit_weights,
     kept_weights,
     partition_weights,
@@ -731,6 +732,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         if len(self.classes_) > 2 and self.multi_class == "error":
             raise ValueError(f"{type(self).__name__} with multi_class='error' needs 2 classes, "
                              f"got {len(self.classes_)}")
+        described = self._described_class()
         keep, weights = kept_weights(fit_weights(self.classes_, y_idx, sample_weight,
                                                  getattr(self, "class_weight", None)))
         if keep is not None:
@@ -740,7 +742,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         self.binarizer_ = self._new_binarizer()
         Xb = self.binarizer_.fit_transform(X, y)
         self.class_counts_ = np.bincount(y_idx, minlength=len(self.classes_))
-        targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
+        targets = [described] if len(self.classes_) == 2 else list(range(len(self.classes_)))
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
         self.n_partitions_ = n_parts
         # many classes: each one-vs-rest problem sees only the thresholds that split it
@@ -777,11 +779,13 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         if self._null_test_on():
             self._null_test(fitted, records, Xb, y_idx, weights)
         if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
-            self.rules_ = fitted[1].labelled(self.classes_[1])
-            self.solutions_, record = solutions[1], records[1]
+            self.rule_class_ = self.classes_.tolist()[described]   # a plain label, for files
+            self.rules_ = fitted[described].labelled(self.rule_class_)
+            self.solutions_, record = solutions[described], records[described]
             self.fit_history_ = record.pop("history")
             self.best_partition_ = record
         else:
+            self.rule_class_ = None
             self.rules_ = {self.classes_[c]: fitted[c].labelled(self.classes_[c]) for c in targets}
             self.solutions_ = {self.classes_[c]: solutions[c] for c in targets}
             self.fit_history_ = {self.classes_[c]: records[c].pop("history") for c in targets}
@@ -819,7 +823,8 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         if all(r.never_true or r.always_true for r in fitted.values()):
             return   # already a constant
         if len(fitted) == 1:
-            predicted = fitted[1].evaluate(Xb).astype(int)
+            (c,) = fitted
+            predicted = np.where(fitted[c].evaluate(Xb), c, 1 - c)
         else:
             fires = np.stack([fitted[c].evaluate(Xb) for c in fitted], axis=1)
             predicted = _ordered_predict(fires, *choose_class_order(fires, y,
@@ -833,7 +838,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
             return
         false, true = self._trivial_rule_sets(Xb.shape[1])
         for c in fitted:   # binary: the majority constant; one-vs-rest: no class fires
-            const = true if len(fitted) == 1 and majority == 1 else false
+            const = true if len(fitted) == 1 and majority == c else false
             history = records[c].pop("history")
             records[c] = {"pass": None, "partition": None,
                           "constant": "always true" if const is true else "always false",
@@ -1018,10 +1023,37 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
     def _n_regions(self) -> int:
         return 2 if len(self.classes_) == 2 else len(self.classes_) + 1
 
+    def _described_class(self) -> int:
+        """The index in ``classes_`` of the class two-class rules describe (``rule_class``;
+        ``classes_[1]`` when it is None).  ``ValueError`` when ``rule_class`` names no
+        class, or is set for more than two classes."""
+        label = getattr(self, "rule_class", None)
+        if label is None:
+            return 1
+        if len(self.classes_) != 2:
+            raise ValueError(f"rule_class applies to two classes; y has {len(self.classes_)} "
+                             "(one-vs-rest learns rules for every class); leave it None")
+        try:
+            index = class_index(self.classes_, label)
+        except TypeError:   # unhashable
+            index = None
+        if index is None:
+            raise ValueError(f"rule_class={label!r} is not a class of y "
+                             f"{self.classes_.tolist()}")
+        return index
+
+    def _binary_classes(self) -> tuple[int, int]:
+        """(described, other): the class indices a two-class rule set predicts when it
+        holds and when it does not (``rule_class_``; ``classes_[1]`` and ``classes_[0]``
+        for files written before it)."""
+        label = getattr(self, "rule_class_", None)
+        index = 1 if label is None else class_index(self.classes_, label)
+        return index, 1 - index
+
     def _region_classes(self) -> np.ndarray:
         """The class index each region predicts."""
         if len(self.classes_) == 2:
-            return np.array([0, 1])
+            return np.array(self._binary_classes()[::-1])
         order, default = self._class_order()
         return np.append(order, default)
 
@@ -1032,7 +1064,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         """Return the predicted class of every row of ``X``."""
         fires = self._fires(X)
         if fires.shape[1] == 1:
-            return self.classes_[fires[:, 0].astype(int)]
+            return self.classes_[self._region_classes()[fires[:, 0].astype(np.intp)]]
         order, default = self._class_order()
         return self.classes_[_ordered_predict(fires, order, default)]
 
@@ -1049,7 +1081,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
     def to_text(self) -> str:
         """Return the learned rules as readable IF-THEN-ELSE text with the class labels.
 
-        Binary: ``IF <rules> THEN <classes_[1]> ELSE <classes_[0]>``, or ``Always
+        Binary: ``IF <rules> THEN <rule_class_> ELSE <the other class>``, or ``Always
         <class>: no rule predicts <other class>.`` for constant rules (saying so when
         ``null_test`` chose them over the rules learned).  One-vs-rest:
         one block per class (``No rule predicts <class>.`` for a class whose rules never
@@ -1059,7 +1091,8 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         """
         check_is_fitted(self, "rules_")
         if isinstance(self.rules_, RuleSet):
-            text = self.rules_.binary_text(self.classes_[1], self.classes_[0])
+            described, other = self._binary_classes()
+            text = self.rules_.binary_text(self.classes_[described], self.classes_[other])
             if "not_significant" in (getattr(self, "best_partition_", None) or {}):
                 text += ("\n(The rules learned were not significantly better on the "
                          "training data; null_test=False keeps them.)")

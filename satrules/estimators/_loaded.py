@@ -66,6 +66,10 @@ def check_loaded(est: Any) -> None:
         if classes is not None and len(classes) != 2:
             _fail(f"classes_ has {len(classes)} entries but rules_ is one two-class rule set")
         _check_ruleset("rules_", rules, conditions)
+        described = getattr(est, "rule_class_", None)
+        if described is not None and classes is not None \
+                and described not in classes.tolist():
+            _fail(f"rule_class_ {described!r} is not one of classes_ {classes.tolist()}")
     elif rules is not None:
         from satrules.mining import Candidates  # here: it imports scikit-learn's ensembles
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["WEIGHT_RESOLUTION", "check_class_weight", "fit_weights", "kept_weights",
-           "partition_weights", "scaled_fidelity"]
+__all__ = ["WEIGHT_RESOLUTION", "check_class_weight", "class_index", "fit_weights",
+           "kept_weights", "partition_weights", "scaled_fidelity"]
 
 #: The partition solves see each weight rounded to 1/WEIGHT_RESOLUTION of the mean weight
 #: (and at least that much); the whole-training-set objective uses the exact weights.
@@ -39,6 +39,26 @@ def check_class_weight(class_weight: Any) -> None:
                 or not np.isfinite(float(value)) or value < 0:
             raise ValueError(f"class_weight[{label!r}] must be a non-negative number, "
                              f"got {value!r}")
+
+
+def class_index(classes: np.ndarray, label: Any) -> int | None:
+    """The position of ``label`` in ``classes``, or None when no class is ``label``.
+
+    A class may also be named by its text (``"1"`` for ``1``), as a JSON object or a
+    command line must name it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_index(np.array([0, 1]), "1"), class_index(np.array(["a", "b"]), "c")
+    (1, None)
+    """
+    label = label.item() if isinstance(label, np.generic) else label
+    known = {c: i for i, c in enumerate(classes.tolist())}
+    index = known.get(label)
+    if index is None and isinstance(label, str):
+        index = {str(c): i for c, i in known.items()}.get(label)
+    return index
 
 
 def fit_weights(classes: np.ndarray, y_idx: np.ndarray, sample_weight: Any,
@@ -80,12 +100,8 @@ def fit_weights(classes: np.ndarray, y_idx: np.ndarray, sample_weight: Any,
             per_class = n / (len(classes) * np.maximum(counts, 1))
         else:
             per_class = np.ones(len(classes))
-            known = {c: i for i, c in enumerate(classes.tolist())}
-            # a class may also be named by its text ("1" for 1, as a JSON object must)
-            texts = {str(c): i for c, i in known.items()}
             for label, value in class_weight.items():
-                label = label.item() if isinstance(label, np.generic) else label
-                index = known.get(label, texts.get(label) if isinstance(label, str) else None)
+                index = class_index(classes, label)
                 if index is None:
                     raise ValueError(f"class_weight names {label!r}, not a class of y "
                                      f"{classes.tolist()}")
