@@ -121,16 +121,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     multi_class : {"ovr", "error"}, default="ovr"
         One-vs-rest for more than two classes (one rule set per class), or refuse them.
     rule_class : label or None, default=None
-        The class that two-class rules describe: ``IF <rules> THEN rule_class ELSE
-        <the other class>`` (``rule_class_``).  ``None``: ``classes_[1]``, the later
-        label in sorted order (the papers' positive class).  Name the class a reader
-        wants described (``"malignant"``), whatever its spelling; the rules of the
-        other class are a different rule set, not the negation of these (on 20 binary
-        sets whose ``classes_[1]`` is the majority, describing the minority class
-        changed test accuracy by +0.005 ± 0.006 for IMLI and +0.002 ± 0.007 for IMLIB:
-        ``benchmarks/results/rule_class.md``).  A class may be named by its text
-        (``"1"`` for ``1``).  Must be a class of ``y``; more than two classes
-        (one-vs-rest describes every class) raise ``ValueError`` unless it is None.
+        The class that two-class rules describe, ``IF <rules> THEN rule_class``
+        (``rule_class_``); ``None``: ``classes_[1]``, the later label in sorted order.
+        As for :class:`~satrules.estimators.imli.IMLIClassifier`.
     polish : bool, default=True
         After the selection, improve the chosen rules on the whole training set by
         single-literal moves (add, remove or replace a literal, drop a rule; never a new rule;
