@@ -90,7 +90,8 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
     ("--rule-class", "rule_class", str,
-     "the class two-class rules describe, IF rules THEN this class (IMLI, IMLIB; default: "
+     "the class two-class rules describe, IF rules THEN this class, or auto: the class "
+     "whose rules fit the training rows better, for twice the time (IMLI, IMLIB; default: "
      "the later label in sorted order)"),
     ("--data-fidelity", "data_fidelity", float, "weight of one error, lambda (IMLI, IMLIB)"),
     ("--n-partitions", "n_partitions", int,

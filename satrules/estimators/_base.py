@@ -83,6 +83,7 @@ accuracy from 0.59 to 0.66 against "the most frequent firing class wins".
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 import time
@@ -742,43 +743,59 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         self.binarizer_ = self._new_binarizer()
         Xb = self.binarizer_.fit_transform(X, y)
         self.class_counts_ = np.bincount(y_idx, minlength=len(self.classes_))
-        targets = [described] if len(self.classes_) == 2 else list(range(len(self.classes_)))
+        ovr = len(self.classes_) > 2
+        # two classes: the described one, or both with rule_class="auto" (each fitted as
+        # if it were the only one, then the lower whole-training objective is kept)
+        targets = list(range(len(self.classes_))) if ovr else \
+            [0, 1] if described is None else [described]
+        n_problems = len(targets) if ovr else 1
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
         self.n_partitions_ = n_parts
         # many classes: each one-vs-rest problem sees only the thresholds that split it
-        narrow = len(targets) > 1 and \
-            self.binarizer_.n_tree_thresholds_ > self.binarizer_.n_thresholds_
+        narrow = ovr and self.binarizer_.n_tree_thresholds_ > self.binarizer_.n_thresholds_
         counts = Xb.sum(axis=0, dtype=np.int64) if narrow else None   # once, not per class
         columns = {c: self.binarizer_.class_columns(Xb, y_idx == c, column_counts=counts)
                    if narrow else None for c in targets}
         rows = math.ceil(len(y_idx) / n_parts)
         clauses = {c: self._encoding_clauses(
             rows, Xb.shape[1] if columns[c] is None else len(columns[c])) for c in targets}
-        per_pass = {c: self._solved_per_pass(n_parts, len(targets), clauses[c])
+        per_pass = {c: self._solved_per_pass(n_parts, n_problems, clauses[c])
                     for c in targets}
         self.n_passes_ = self._one_vs_rest_passes(self._n_passes(n_parts),
-                                                  list(clauses.values()))
+                                                  list(clauses.values())[:n_problems])
         total = sum(per_pass.values()) * self.n_passes_
         # one bar for the whole fit (one-vs-rest included), shown on a terminal when the
         # fit is still running after PROGRESS_DELAY s
         bar = progress(range(total), total=total, delay=PROGRESS_DELAY,
                        desc="partitions" if len(targets) == 1 else
-                       f"partitions ({len(targets)} classes)")
+                       f"partitions ({len(targets)} classes)" if ovr else
+                       "partitions (rules for each class)")
         budget = {"deadline": deadline, "left": total, "stopped": False, "steps": iter(bar),
                   "passes": self.n_passes_}
         fitted, solutions, records = {}, {}, {}
+        # rule_class="auto": each class's description draws as a fit of it alone would
+        start = copy.deepcopy(rng) if not ovr and len(targets) == 2 else None
         try:
             for c in targets:
                 budget["per_pass"] = per_pass[c]
                 fitted[c], solutions[c], records[c] = self._fit_binary(
-                    Xb, y_idx == c, n_parts, rng, budget, columns[c], weights)
+                    Xb, y_idx == c, n_parts, rng if start is None else copy.deepcopy(start),
+                    budget, columns[c], weights)
         finally:
             close = getattr(bar, "close", None)
             if close is not None:
                 close()
         if self._null_test_on():
-            self._null_test(fitted, records, Xb, y_idx, weights)
-        if len(self.classes_) == 2:   # labelled: print(rules_) names the class it predicts
+            for group in ([targets] if ovr else [[c] for c in targets]):
+                part_fitted = {c: fitted[c] for c in group}
+                part_records = {c: records[c] for c in group}
+                self._null_test(part_fitted, part_records, Xb, y_idx, weights)
+                fitted.update(part_fitted)
+                records.update(part_records)
+        if not ovr:   # labelled: print(rules_) names the class it predicts
+            if described is None:   # "auto": the lower objective; classes_[1] on a tie
+                described = min((1, 0), key=lambda c: records[c]["objective"])
+                records[described]["other_class_objective"] = records[1 - described]["objective"]
             self.rule_class_ = self.classes_.tolist()[described]   # a plain label, for files
             self.rules_ = fitted[described].labelled(self.rule_class_)
             self.solutions_, record = solutions[described], records[described]
@@ -799,7 +816,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         self.region_counts_ = region_counts(self._regions(fires), y_idx, self._n_regions(),
                                             len(self.classes_), weights)
         self.time_limit_reached_ = budget["stopped"]
-        last = solutions[targets[-1]]
+        last = solutions[targets[-1] if ovr else described]
         self.solution_ = last[-1] if last else None
         return self
 
@@ -1023,10 +1040,11 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
     def _n_regions(self) -> int:
         return 2 if len(self.classes_) == 2 else len(self.classes_) + 1
 
-    def _described_class(self) -> int:
+    def _described_class(self) -> int | None:
         """The index in ``classes_`` of the class two-class rules describe (``rule_class``;
-        ``classes_[1]`` when it is None).  ``ValueError`` when ``rule_class`` names no
-        class, or is set for more than two classes."""
+        ``classes_[1]`` when it is None; None for ``"auto"``: both are tried).
+        ``ValueError`` when ``rule_class`` names no class, or is set for more than two
+        classes."""
         label = getattr(self, "rule_class", None)
         if label is None:
             return 1
@@ -1037,6 +1055,11 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
             index = class_index(self.classes_, label)
         except TypeError:   # unhashable
             index = None
+        if isinstance(label, str) and label == "auto":
+            if index is not None:
+                raise ValueError("rule_class='auto' is ambiguous: y has a class 'auto'; "
+                                 "rename it to choose the class the rules describe")
+            return None
         if index is None:
             raise ValueError(f"rule_class={label!r} is not a class of y "
                              f"{self.classes_.tolist()}")

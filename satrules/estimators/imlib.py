@@ -122,8 +122,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         One-vs-rest for more than two classes (one rule set per class), or refuse them.
     rule_class : label or None, default=None
         The class that two-class rules describe, ``IF <rules> THEN rule_class``
-        (``rule_class_``); ``None``: ``classes_[1]``, the later label in sorted order.
-        As for :class:`~satrules.estimators.imli.IMLIClassifier`.
+        (``rule_class_``); ``None``: ``classes_[1]``, the later label in sorted order;
+        ``"auto"``: the class whose rules reach the lower whole-training objective.  As
+        for :class:`~satrules.estimators.imli.IMLIClassifier`.
     polish : bool, default=True
         After the selection, improve the chosen rules on the whole training set by
         single-literal moves (add, remove or replace a literal, drop a rule; never a new rule;

@@ -7,6 +7,8 @@ records, with the class names where they belong.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -135,5 +137,38 @@ def test_cli_rule_class(tmp_path, capsys):
                  "--rule-class", "sick", "--backend", "rc2", "--quiet"]) == 0
     assert "THEN sick\nELSE well" in capsys.readouterr().out
     assert main(["learn", str(path), "--target", "status", "--method", "imli",
+                 "--rule-class", "auto", "--backend", "rc2", "--quiet"]) == 0
+    assert re.search(r"THEN (sick\nELSE well|well\nELSE sick)|Always", capsys.readouterr().out)
+    assert main(["learn", str(path), "--target", "status", "--method", "imli",
                  "--rule-class", "ill", "--quiet"]) != 0
     assert "rule_class='ill' is not a class of y" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", MAKERS.values(), ids=MAKERS.keys())
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_auto_keeps_the_description_of_the_lower_objective(make, seed):
+    """``rule_class="auto"`` is exactly the plain fit of the class it keeps, and that
+    fit's whole-training objective is the lower (``classes_[1]``'s on a tie)."""
+    X, y = data(seed)
+    auto = make(rule_class="auto").fit(X, y)
+    plain = {c: make(rule_class=c).fit(X, y) for c in ("sick", "well")}
+    kept, other = auto.rule_class_, ({"sick", "well"} - {auto.rule_class_}).pop()
+    assert auto.to_text() == plain[kept].to_text()
+    assert (auto.predict(X) == plain[kept].predict(X)).all()
+    assert auto.fit_history_ == plain[kept].fit_history_
+    objective = auto.best_partition_["objective"]
+    assert objective == plain[kept].best_partition_["objective"]
+    assert auto.best_partition_["other_class_objective"] == \
+        plain[other].best_partition_["objective"]
+    assert objective < plain[other].best_partition_["objective"] or \
+        (objective == plain[other].best_partition_["objective"] and kept == "well")
+
+
+def test_auto_is_refused_where_it_is_ambiguous_or_meaningless():
+    X, y = data(8)
+    with pytest.raises(ValueError, match="rule_class='auto' is ambiguous: y has a class 'auto'"):
+        IMLIClassifier(**FAST, rule_class="auto").fit(X, np.where(y == "sick", "auto", y))
+    three = np.where(X["arm"] == "c", "other", y)
+    with pytest.raises(ValueError, match="rule_class applies to two classes"):
+        IMLIBClassifier(**FAST, rule_class="auto").fit(X, three)
