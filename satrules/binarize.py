@@ -930,7 +930,7 @@ def _identifier_codes(values: np.ndarray, name: str, counts: Counter | None,
         return None
     codes = [repr(v) for v in strays[:3]]
     return (f"codes named like an identifier, {n_distinct} distinct in {len(values)} rows "
-            f"(numbers and {', '.join(codes)}{' ...' if len(codes) == 3 else ''}): "
+            f"(numbers and {', '.join(codes)}{' ...' if len(strays) > 3 else ''}): "
             "a record or group code, not a feature (to use its values as categories, pass "
             "it as a pandas 'category' column"
             + ("" if n_distinct <= _level_limit(max_levels, len(values))
