@@ -126,9 +126,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
         (``"1"`` for ``1``).  ``"auto"`` fits rules for each class, each exactly as that
         class alone would be fitted (so twice the time), and keeps those of the lower
         whole-training objective (``classes_[1]``'s on a tie; the other one's is
-        ``best_partition_["other_class_objective"]``): on the 13 binary learner sets
-        +0.0018 ± 0.0015 test accuracy for IMLI and +0.0033 ± 0.0021 for IMLIB, on 45
-        binary sets of smoke draws +0.0036 ± 0.0022 and +0.0025 ± 0.0014
+        ``best_partition_["other_class_objective"]``).  Test accuracy against the
+        default, IMLI / IMLIB: +0.0018 ± 0.0015 / +0.0033 ± 0.0021 on the 13 binary
+        learner sets, +0.0036 ± 0.0022 / +0.0025 ± 0.0014 on smoke draws 46-48,
+        -0.0005 ± 0.0020 / -0.0017 ± 0.0014 on draws 59-60
         (``benchmarks/results/variants_orient_*.md``, measured as ``orient-auto``).
         Must be a class of ``y`` or ``"auto"``; more than two classes (one-vs-rest
         describes every class) raise ``ValueError`` unless it is None.
