@@ -199,8 +199,11 @@ def checkable_frame(X: Any) -> Any:
     objects, so that scikit-learn's input check can hold it in one object array with the
     other columns: numpy cannot promote ``datetime64`` and ``float64`` to a common type,
     and scikit-learn casts a frame that mixes ``category`` with ``bool`` or nullable
-    columns to ``float64``, which fails on category names.  Other input is returned as
-    it is.
+    columns to ``float64``, which fails on category names.  A frame without columns
+    becomes an empty ``(n_rows, 0)`` array, which scikit-learn refuses by its shape
+    ("Found array with 0 feature(s)"; the frame itself fails on its empty list of
+    dtypes with "at least one array or dtype is required").  Other input is returned
+    as it is.
 
     Examples
     --------
@@ -208,9 +211,13 @@ def checkable_frame(X: Any) -> Any:
     >>> df = pd.DataFrame({"b": pd.Categorical(["x", None]), "c": [True, False]})
     >>> checkable_frame(df).dtypes.tolist()
     [dtype('O'), dtype('bool')]
+    >>> checkable_frame(df.iloc[:, :0]).shape
+    (2, 0)
     """
     if not _is_frame(X):
         return X
+    if not X.shape[1]:
+        return np.empty(X.shape)
     plain = [c for c, dtype in zip(X.columns, X.dtypes, strict=True)
              if getattr(dtype, "kind", None) in ("M", "m") or _is_category(dtype)]
     return X.astype(dict.fromkeys(plain, object)) if plain else X

@@ -125,7 +125,7 @@ def validate_columns(estimator: Any, X: Any, y: Any = "no_validation", *,
     """
     frame = checkable_frame(X)   # datetimes and categories as objects, as scikit-learn needs
     if not (hasattr(frame, "columns") and hasattr(frame, "iloc")):
-        return validate_data(estimator, X, y, dtype=None, ensure_all_finite=False,
+        return validate_data(estimator, frame, y, dtype=None, ensure_all_finite=False,
                              reset=reset)
     # feature names and their number, checked (reset=False) or recorded (reset=True); a
     # missing y (None) is refused here, with scikit-learn's words

@@ -60,6 +60,8 @@ def test_empty_input_and_length_mismatch(frame):
         _clf().fit(X.iloc[:0], y[:0])
     with pytest.raises(ValueError, match="0 feature"):
         _clf().fit(np.zeros((10, 0)), np.arange(10) % 2)
+    with pytest.raises(ValueError, match="0 feature"):
+        _clf().fit(X.iloc[:, :0], y)
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         _clf().fit(X, y[:-1])
 

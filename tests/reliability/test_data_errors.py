@@ -69,10 +69,16 @@ def test_nan_raises_only_when_asked():
 
 @pytest.mark.parametrize("make", BOTH)
 @pytest.mark.parametrize("shape", [(0, 2), (6, 0)])
-def test_empty_input(make, shape):
-    """Zero samples or zero features raise ValueError mentioning the empty dimension."""
+@pytest.mark.parametrize("frame", [False, True])
+def test_empty_input(make, shape, frame):
+    """Zero samples or zero features raise ValueError mentioning the empty dimension, for
+    an array and for a DataFrame (a frame without columns failed in scikit-learn's check
+    with "at least one array or dtype is required")."""
+    X = np.zeros(shape)
+    if frame:
+        X = pd.DataFrame(X, columns=[f"c{j}" for j in range(shape[1])])
     with pytest.raises(ValueError, match=r"(?i)empty|0 sample|0 feature"):
-        fit_any(make(), np.zeros(shape), Y[: shape[0]])
+        fit_any(make(), X, Y[: shape[0]])
 
 
 def test_single_class():
