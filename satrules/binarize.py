@@ -106,7 +106,7 @@ from satrules.rules import (
 
 __all__ = ["ThresholdBinarizer", "FeatureTypeError", "MISSING", "ID_COLUMN_NAMES",
            "inspect_column", "duplicate_names", "category_columns", "ordered_levels",
-           "checkable_frame",
+           "checkable_frame", "dense_input",
            "numeric_values", "short_threshold", "shortest_decimal"]
 
 #: Column names that are row labels written out by R or pandas, never features.
@@ -130,10 +130,28 @@ def duplicate_names(names: list[str]) -> list[str]:
     return sorted(name for name, count in Counter(names).items() if count > 1)
 
 
+def dense_input(X: Any) -> Any:
+    """``X`` as a dense array when it is a scipy sparse matrix or array; else ``X`` itself.
+
+    Every column is binarized densely (its thresholds come from its sorted values, zeros
+    included), so a sparse ``X`` -- e.g. the output of scikit-learn's ``OneHotEncoder``,
+    sparse by default -- is read as the dense array it stands for.  The memory is that of
+    the dense array: ``n_samples x n_features`` values of its dtype.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> dense_input(sp.csr_matrix([[0, 1], [2, 0]])).tolist()
+    [[0, 1], [2, 0]]
+    """
+    import scipy.sparse as sp
+
+    return X.toarray() if sp.issparse(X) else X
+
+
 def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
     """Return the columns of ``X`` as 1-D arrays, and the DataFrame's column names (or None)."""
-    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
-        raise TypeError("sparse input is not supported by ThresholdBinarizer; pass a dense array")
+    X = dense_input(X)
     if _is_frame(X):
         names = [str(c) for c in X.columns]
         dups = duplicate_names(names)
@@ -202,8 +220,8 @@ def checkable_frame(X: Any) -> Any:
     columns to ``float64``, which fails on category names.  A frame without columns
     becomes an empty ``(n_rows, 0)`` array, which scikit-learn refuses by its shape
     ("Found array with 0 feature(s)"; the frame itself fails on its empty list of
-    dtypes with "at least one array or dtype is required").  Other input is returned
-    as it is.
+    dtypes with "at least one array or dtype is required"), and a scipy sparse matrix a
+    dense array (:func:`dense_input`).  Other input is returned as it is.
 
     Examples
     --------
@@ -215,7 +233,7 @@ def checkable_frame(X: Any) -> Any:
     (2, 0)
     """
     if not _is_frame(X):
-        return X
+        return dense_input(X)
     if not X.shape[1]:
         return np.empty(X.shape)
     plain = [c for c, dtype in zip(X.columns, X.dtypes, strict=True)

@@ -576,6 +576,8 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
             "partitions, and the weighted sign test counts one row of weight 2 as one "
             "observation, not two",
     }
+    _EXPECTED_FAILED_CHECKS["check_sample_weight_equivalence_on_sparse_data"] = \
+        _EXPECTED_FAILED_CHECKS["check_sample_weight_equivalence_on_dense_data"]
 
     # ------------------------------------------------------------------ hooks
     def _check_params(self) -> None:
@@ -1140,6 +1142,7 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
         tags.input_tags.allow_nan = True   # missing values are a category (binarize.py)
+        tags.input_tags.sparse = True      # read as the dense array (binarize.dense_input)
         return tags
 
 

@@ -450,6 +450,8 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
             "change which rules are worth selecting and the default class, not the "
             "verdict of a pure rule (the default alpha='cv' passes the check)",
     }
+    _EXPECTED_FAILED_CHECKS["check_sample_weight_equivalence_on_sparse_data"] = \
+        _EXPECTED_FAILED_CHECKS["check_sample_weight_equivalence_on_dense_data"]
 
     def __init__(self, alpha="cv", beta=0.6, gamma=10, delta=4, method="gra",
                  selection="static", lam=1.0, rho=0.1, miner="hist", n_estimators=50,
@@ -485,6 +487,7 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         tags.input_tags.allow_nan = True   # NaN fails every condition on its column
+        tags.input_tags.sparse = True      # read as the dense array (binarize.dense_input)
         return tags
 
     def _check_params(self):
