@@ -308,6 +308,54 @@ def test_rule_sets_name_the_class_they_predict():
     assert str(RuleSet([[Literal(0)]], "dnf", 1)).endswith("THEN positive")
 
 
+# ------------------------------------- category levels that read as numbers
+def school_grades(n=300, seed=0):
+    """A ``grade`` column of levels ``K``, ``1`` ... ``5`` (a text column: a third of its
+    cells are ``K``), and the label ``grade is 3 or K``."""
+    rng = np.random.default_rng(seed)
+    grade = rng.choice(["K", "K", "1", "2", "3", "4", "5"], n)
+    X = pd.DataFrame({"grade": grade, "noise": rng.normal(size=n)})
+    return X, ((grade == "3") | (grade == "K")).astype(int)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: IMLIClassifier(backend=BACKEND, random_state=0),
+    lambda: IMLIBClassifier(backend=BACKEND, random_state=0),
+    lambda: CDPRClassifier(alpha=0.7, random_state=0)], ids=["imli", "imlib", "cdpr"])
+@pytest.mark.parametrize("read_as", [int, float, str])
+def test_text_levels_match_the_same_numbers_at_predict(make, read_as):
+    """Levels learned as text (``grade = 3``) match the numbers ``3`` and ``3.0`` at predict,
+    as a CSV without the ``K`` rows reads them; before, every condition on the column was
+    silently false for them (a test that fails on the old code)."""
+    X, y = school_grades()
+    clf = fit_quiet(make(), X, y)
+    assert clf.score(X, y) == 1.0
+    rows = X["grade"] != "K"
+    numeric = X[rows].assign(grade=X.loc[rows, "grade"].astype(int).astype(read_as))
+    np.testing.assert_array_equal(clf.predict(numeric), y[rows.to_numpy()])
+
+
+def test_cli_predict_reads_numeric_levels_in_a_file_without_text_cells(tmp_path, capsys):
+    """``satrules learn`` on a CSV whose ``grade`` column holds ``K`` besides numbers, then
+    ``satrules predict`` on a CSV without ``K`` rows (pandas reads the column as integers):
+    the predictions are those of the same rows read as text."""
+    from satrules.cli import main
+
+    X, y = school_grades()
+    train, rules = tmp_path / "train.csv", tmp_path / "rules.json"
+    X.assign(label=y).to_csv(train, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        assert main(["learn", str(train), "--target", "label", "--method", "imli",
+                     "--backend", BACKEND, "--test-size", "0", "--out", str(rules), "--quiet"]) == 0
+    test, preds = tmp_path / "test.csv", tmp_path / "pred.csv"
+    rows = (X["grade"] != "K").to_numpy()
+    X[rows].to_csv(test, index=False)
+    assert pd.read_csv(test)["grade"].dtype.kind == "i"
+    assert main(["predict", str(rules), str(test), "--out", str(preds)]) == 0
+    np.testing.assert_array_equal(pd.read_csv(preds).iloc[:, -1], y[rows])
+
+
 # ---------------------------------------------------------------- CLI
 @pytest.mark.parametrize("method", ["imli", "cdpr-gra"])
 def test_cli_learn_and_predict_messy_csv(method, tmp_path, capsys):

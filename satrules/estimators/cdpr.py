@@ -30,6 +30,7 @@ from satrules._progress import status_line
 from satrules.binarize import (
     MISSING,
     category_columns,
+    category_matches,
     checkable_frame,
     comma_decimal_example,
     date_values,
@@ -217,12 +218,13 @@ class _ColumnEncoder:
             column = column.astype(object)
             column[miss] = MISSING
             column = column.astype(str)
-            unseen = np.setdiff1d(column, cats)
+            block = category_matches(column, cats)   # "12" in fit is 12.0 at predict
+            unseen = np.unique(column[~block.any(axis=1)])
             if unseen.size and handle_unknown == "error":
                 raise ValueError(f"unseen categories {unseen[:5].tolist()} in column "
                                  f"{self.names[j]!r} (seen in fit: {cats[:10].tolist()}); "
                                  f"handle_unknown='ignore' encodes them as no known value")
-            blocks.append((column[:, None] == cats[None, :]).astype(np.float64))
+            blocks.append(block.astype(np.float64))
         if not blocks:
             return np.zeros((X.shape[0], 0))
         return np.hstack(blocks)
