@@ -334,7 +334,9 @@ def _as_numeric(values: np.ndarray, name: str,
             f"column {name!r} is numeric ({n_numbers} of {len(values)} values are numbers) "
             f"but holds {len(values) - n_numbers} non-numeric value(s): "
             f"{[str(v) for v in bad[:5]]}{' ...' if len(bad) > 5 else ''}; replace them "
-            f"with numbers or NaN (for a CSV: pandas.read_csv(..., na_values={[str(bad[0])]}))"
+            f"with numbers or NaN (for a CSV: pandas.read_csv(..., na_values={[str(bad[0])]})), "
+            f"or, if they are levels of their own, make the column categorical "
+            f"(X[{name!r}] = X[{name!r}].astype('category'))"
         )
     if all(isinstance(v, str) for v in values):
         return None

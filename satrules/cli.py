@@ -96,8 +96,9 @@ def _plain_warnings(command: str):
 
 
 def _command_line_hint(message: str) -> str:
-    """``message`` with its advice for pandas users (``pandas.read_csv(..., na_values=['.'])``)
-    given as the option that does the same here (``--na-values .``)."""
+    """``message`` with its advice for pandas users (``pandas.read_csv(..., na_values=['.'])``,
+    ``X['grade'] = X['grade'].astype('category')``) given as the option that does the same
+    here (``--na-values .``, ``--categorical grade``)."""
     def option(match: re.Match) -> str:
         try:
             values = ast.literal_eval(match.group(1))
@@ -105,6 +106,15 @@ def _command_line_hint(message: str) -> str:
             return match.group(0)
         return "(here: " + " ".join(f"--na-values {shlex.quote(str(v))}" for v in values) + ")"
 
+    def categorical(match: re.Match) -> str:
+        try:
+            name = ast.literal_eval(match.group(1))
+        except (ValueError, SyntaxError):
+            return match.group(0)
+        return f"(here: --categorical {shlex.quote(str(name))})"
+
+    message = re.sub(r"\(X\[('.*?'|\".*?\")\] = X\[\1\]\.astype\('category'\)\)",
+                     categorical, message)
     return re.sub(r"\(for a CSV: pandas\.read_csv\(\.\.\., na_values=(\[.*?\])\)\)", option,
                   message)
 

@@ -356,6 +356,39 @@ def test_cli_predict_reads_numeric_levels_in_a_file_without_text_cells(tmp_path,
     np.testing.assert_array_equal(pd.read_csv(preds).iloc[:, -1], y[rows])
 
 
+def test_cli_categorical_option_takes_numbers_with_a_few_words(tmp_path, capsys):
+    """A column of school grades ``9`` ... ``12`` with a few ``other`` cells (openintro/yrbss)
+    is refused as numbers with bad values; the refusal names both ways out as options,
+    and ``--categorical grade`` learns ``grade = other``, which ``predict`` reads back, on a
+    file without ``other`` cells too."""
+    from satrules.cli import main
+
+    rng = np.random.default_rng(3)
+    grade = rng.choice(["9", "10", "11", "12"], 300).astype(object)
+    grade[rng.choice(300, 12, replace=False)] = "other"
+    train, rules = tmp_path / "train.csv", tmp_path / "rules.json"
+    y = np.isin(grade, ["other", "12"]).astype(int)
+    pd.DataFrame({"grade": grade, "label": y}).to_csv(train, index=False)
+    learn = ["learn", str(train), "--target", "label", "--method", "imli", "--backend",
+             BACKEND, "--test-size", "0", "--quiet"]
+    assert main(learn) == 1
+    err = capsys.readouterr().err
+    assert "holds 12 non-numeric value(s): ['other']" in err
+    assert "(here: --na-values other)" in err and "(here: --categorical grade)" in err
+    assert main([*learn, "--categorical", "grade", "--out", str(rules)]) == 0
+    assert "grade = other" in capsys.readouterr().out
+    test, preds = tmp_path / "test.csv", tmp_path / "pred.csv"
+    rows = grade != "other"
+    pd.DataFrame({"grade": grade[rows]}).to_csv(test, index=False)
+    assert main(["predict", str(rules), str(test), "--out", str(preds)]) == 0
+    np.testing.assert_array_equal(pd.read_csv(preds).iloc[:, -1], y[rows])
+    assert main([*learn, "--categorical", "grad"]) == 1
+    assert "--categorical 'grad': no column 'grad'; columns are: grade" in \
+        capsys.readouterr().err
+    assert main([*learn, "--categorical", "grade", "--ordered", "grade=9,10,11,12"]) == 1
+    assert "given both as --categorical and --ordered" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- CLI
 @pytest.mark.parametrize("method", ["imli", "cdpr-gra"])
 def test_cli_learn_and_predict_messy_csv(method, tmp_path, capsys):

@@ -230,11 +230,11 @@ def sha256(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import satrules
     from satrules import serialization as ser
-    from satrules.commands.learn import declare_ordered, pop_weights, read_table
+    from satrules.commands.learn import declare_columns, pop_weights, read_table
     from satrules.ir.wcnf import write_wcnf
 
     X, y = read_table(args.data, args.target, args.na_values)
-    X = declare_ordered(X, args.ordered)
+    X = declare_columns(X, args)
     weights = None
     if args.weight_column is not None:
         X, weights = pop_weights(X, args.weight_column, args.data)

@@ -347,12 +347,67 @@ def declare_ordered(X, specs: Sequence[str]):
     return X
 
 
+def declare_categorical(X, names: Sequence[str]):
+    """Return ``X`` with each column of ``names`` as an unordered pandas ``category``
+    column of its values' text (:func:`satrules.rules.level_key`: ``3.0`` read from a
+    CSV column of whole numbers with empty cells is the level ``3``), which every
+    learner one-hot encodes (``grade = 3``) instead of cutting at thresholds, and
+    which holds a few words among numbers (``other`` in a column of school grades)
+    without the error of a numeric column with bad values.  Missing cells stay missing.
+
+    Raises
+    ------
+    ValueError
+        A name that is not a column of ``X`` (the columns are listed).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = declare_categorical(pd.DataFrame({"grade": [9.0, 10.0, None, "other"]}),
+    ...                         ["grade"])
+    >>> X["grade"].tolist(), X["grade"].cat.ordered
+    (['9', '10', nan, 'other'], False)
+    """
+    import pandas as pd
+
+    from satrules.rules import level_key, missing_mask
+
+    X = X.copy()
+    for name in names:
+        if name not in X.columns:
+            raise ValueError(f"--categorical {name!r}: no column {name!r}; columns are: "
+                             f"{', '.join(map(str, X.columns))}")
+        values = X[name].to_numpy(dtype=object)
+        miss = missing_mask(values)
+        text = np.array([None if m else level_key(v) for v, m in zip(values, miss,
+                                                                     strict=True)],
+                        dtype=object)
+        X[name] = pd.Categorical(text)
+    return X
+
+
+def declare_columns(X, args: argparse.Namespace):
+    """``X`` with the columns of ``--categorical`` and ``--ordered`` declared
+    (:func:`declare_categorical`, :func:`declare_ordered`); a column in both is an error."""
+    ordered = {spec.partition("=")[0] for spec in args.ordered}
+    both = sorted(ordered.intersection(args.categorical))
+    if both:
+        raise ValueError(f"column(s) {both} given both as --categorical and --ordered; "
+                         "choose one")
+    return declare_ordered(declare_categorical(X, args.categorical), args.ordered)
+
+
 def add_ordered_argument(p: argparse.ArgumentParser) -> None:
-    """The ``--ordered NAME=LOW,...,HIGH`` option of the commands that fit on a CSV file."""
+    """The ``--ordered NAME=LOW,...,HIGH`` and ``--categorical NAME`` options of the
+    commands that fit on a CSV file."""
     p.add_argument("--ordered", action="append", default=[], metavar="NAME=LOW,...,HIGH",
                    help="a column whose values are ordered levels (lowest first), cut at "
                         "thresholds between them (stage <= II) instead of one-hot encoded; "
                         "repeat for more columns")
+    p.add_argument("--categorical", action="append", default=[], metavar="NAME",
+                   help="a column whose values are categories, one-hot encoded (grade = 3) "
+                        "even if they are numbers, or numbers with a few words (e.g. "
+                        "'other'); repeat for more columns")
 
 
 def add_na_argument(p: argparse.ArgumentParser) -> None:
@@ -528,7 +583,7 @@ def run(args: argparse.Namespace) -> int:
 
     X, y = read_table(args.data, args.target, args.na_values)
     comma_columns = X.attrs["comma_columns"]   # saved: predict reads them the same way
-    X = declare_ordered(X, args.ordered)
+    X = declare_columns(X, args)
     weights = None
     if args.weight_column is not None:
         X, weights = pop_weights(X, args.weight_column, args.data)

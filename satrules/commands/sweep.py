@@ -90,7 +90,7 @@ def _axis(item: str) -> tuple[str, list]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satrules.commands.learn import declare_ordered, make_estimator, method_params, read_table
+    from satrules.commands.learn import declare_columns, make_estimator, method_params, read_table
     from satrules.sweep import run_sweep, write_table
 
     spec = load_spec(args.spec) if args.spec else {}
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     for g in grid if isinstance(grid, list) else [grid]:
         make_estimator(method, {**fixed, **g})  # unknown grid parameters fail here, early
     X, y = read_table(args.data, target, args.na_values)
-    X = declare_ordered(X, args.ordered)
+    X = declare_columns(X, args)
     table = run_sweep(
         est, grid, X, y,
         n_splits=args.n_splits or spec.get("n_splits", 5),
