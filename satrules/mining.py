@@ -216,9 +216,16 @@ class MinedRule:
         high = str(levels[int(hi)])
         return f"{name} <= {high}" if low is None else f"{low} < {name} <= {high}"
 
+    def body(self) -> str:
+        """The rule's conditions joined by ``AND`` (``TRUE`` when it has none).
+
+        >>> MinedRule(((0, 41.0, np.inf),), 1, ("age",), ("no", "yes")).body()
+        'age > 41'
+        """
+        return " AND ".join(self._condition_text(*c) for c in self.conditions) or "TRUE"
+
     def __str__(self) -> str:
-        body = " AND ".join(self._condition_text(*c) for c in self.conditions) or "TRUE"
-        return f"IF {body} THEN {self.class_names[self.label]}"
+        return f"IF {self.body()} THEN {self.class_names[self.label]}"
 
 
 class Candidates:

@@ -944,6 +944,60 @@ class RuleSet:
                 out &= pos.any(axis=1) | ~neg.all(axis=1)
         return out
 
+    def rule_values(self, Xb: Any) -> np.ndarray:
+        """Return each rule's truth value (a DNF's terms, a CNF's clauses) on every row.
+
+        Parameters
+        ----------
+        Xb : array-like of shape (n_samples, n_columns), values 0/1
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples, n_rules)
+            The rule set's value is ``any`` of a row's (DNF) or ``all`` of them (CNF).
+
+        Examples
+        --------
+        >>> rs = RuleSet([[Literal(0)], [Literal(1, True)]], "dnf", 2)
+        >>> rs.rule_values(np.array([[1, 1], [0, 0], [0, 1]])).tolist()
+        [[True, False], [False, True], [False, False]]
+        """
+        Xb = np.asarray(Xb)
+        if Xb.ndim != 2 or Xb.shape[1] != self.n_columns:
+            raise ValueError(f"expected a 2-D matrix with {self.n_columns} columns, got {Xb.shape}")
+        return np.stack([RuleSet([rule], self.kind, self.n_columns).evaluate(Xb)
+                         for rule in self.rules], axis=1) if self.rules else \
+            np.zeros((len(Xb), 0), dtype=bool)
+
+    def rule_text(self, index: int) -> str:
+        """The text of rule ``index`` as :meth:`to_text` prints it, without parentheses:
+        its literals joined by ``AND`` (a DNF term) or ``OR`` (a CNF clause).
+
+        Examples
+        --------
+        >>> RuleSet([[Literal(0), Literal(1, True)]], "cnf", 2).rule_text(0)
+        'x0 OR NOT x1'
+        """
+        rule = self.rules[index]
+        if not len(rule):
+            return "TRUE" if self.kind == "dnf" else "FALSE"
+        return (" AND " if self.kind == "dnf" else " OR ").join(self._literal_texts(rule))
+
+    def failed_text(self, index: int) -> str:
+        """What is true of a row on which clause ``index`` of a CNF fails: every one of its
+        literals is false, so the text is the clause's negation, a conjunction of the
+        negated literals (``x <= 3 OR city = Oslo`` fails: ``x > 3 AND city != Oslo``).
+
+        Examples
+        --------
+        >>> RuleSet([[Literal(0), Literal(1, True)]], "cnf", 2).failed_text(0)
+        'NOT x0 AND x1'
+        """
+        if self.kind != "cnf":
+            raise ValueError("failed_text is for the clauses of a CNF")
+        return RuleSet([self.rules[index].negate()], "dnf", self.n_columns,
+                       self.conditions).rule_text(0)
+
     def binarize(self, X: Any) -> np.ndarray:
         """Return the 0/1 matrix of ``X``'s raw features through the attached conditions.
 

@@ -27,6 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also write each class's probability, a column `P(<class>)` per "
                         "class: the class frequencies of the training rows the rules "
                         "classified the same way, smoothed (docs/concepts.md)")
+    p.add_argument("--explain", action="store_true",
+                   help="also write why: a column `rule` (the index of the rule that decided "
+                        "the row, -1 for none) and a column `reason` (that rule's conditions "
+                        "as the row meets them, or why no rule decided)")
     p.add_argument("--target", help="label column to drop and score against "
                                     "(default: the target saved in rules.json, if present)")
     add_na_argument(p)
@@ -70,6 +74,11 @@ def run(args: argparse.Namespace) -> int:
         proba = est.predict_proba(columns)
         for k, label in enumerate(est.classes_.tolist()):
             out[f"P({label})"] = proba[:, k].round(6)
+    if args.explain:
+        if not hasattr(est, "explain"):
+            raise ValueError(f"{args.rules} holds a model that cannot explain its predictions")
+        why = est.explain(columns)
+        out["rule"], out["reason"] = why["rule"].to_numpy(), why["reason"].to_numpy()
     if args.out:
         with serialization.atomic_write(args.out, newline="") as fh:
             out.to_csv(fh, index=False)

@@ -105,6 +105,7 @@ from satrules.estimators._checks import (
     check_missing_labels,
     validate_columns,
 )
+from satrules.estimators._explain import ExplainMixin, first_true, pick
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
 from satrules.estimators._proba import RegionProbaMixin
@@ -173,6 +174,19 @@ def _ordered_predict(fires: np.ndarray, order: np.ndarray, default: int,
     if not len(labels):
         return np.full(len(fires), default)
     return np.where(ranked.any(axis=1), labels[ranked.argmax(axis=1)], default)
+
+
+def _rule_reasons(rules: RuleSet, Xb: np.ndarray, label: Any) -> tuple[np.ndarray, np.ndarray]:
+    """For rows ``Xb``: the index and text of the term that holds first (DNF) or of the
+    clause that fails first (CNF, its negation), and a sentence where there is none."""
+    values = rules.rule_values(Xb)
+    if rules.kind == "dnf":
+        rule = first_true(values)
+        texts = [rules.rule_text(i) for i in range(rules.n_rules)]
+        return rule, pick(texts, rule, f"no rule for {label} holds")
+    rule = first_true(~values)
+    texts = [rules.failed_text(i) for i in range(rules.n_rules)]
+    return rule, pick(texts, rule, f"every clause for {label} holds")
 
 
 def choose_class_order(fires: np.ndarray, y: np.ndarray, counts: np.ndarray,
@@ -545,7 +559,8 @@ def _check_unique_columns(X: Any) -> None:
             raise ValueError(f"duplicate column names: {dups}")
 
 
-class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstimator,
+class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMixin,
+                                BaseEstimator,
                                 metaclass=ABCMeta):
     """Base class: fit rule sets partition by partition with a MaxSAT encoder (see module)."""
 
@@ -1018,10 +1033,40 @@ class IncrementalRuleClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin
         return best.named(conditions), solutions, record
 
     # ---------------------------------------------------------------- predict
-    def _fires(self, X: Any) -> np.ndarray:
+    def _binarized(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "rules_")
         _check_unique_columns(X)
-        return self._evaluate(self.binarizer_.transform(validate_columns(self, X, reset=False)))
+        return self.binarizer_.transform(validate_columns(self, X, reset=False))
+
+    def _fires(self, X: Any) -> np.ndarray:
+        return self._evaluate(self._binarized(X))
+
+    def _explanations(self, X: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Predictions, deciding rule indices and reasons (see :meth:`explain`)."""
+        Xb = self._binarized(X)
+        if isinstance(self.rules_, RuleSet):
+            described, other = self._binary_classes()
+            positive, negative = self.classes_[described], self.classes_[other]
+            holds = self.rules_.evaluate(Xb)
+            rule, reason = _rule_reasons(self.rules_, Xb, positive)
+            if self.rules_.never_true or self.rules_.always_true:
+                shown = negative if self.rules_.never_true else positive
+                hidden = positive if self.rules_.never_true else negative
+                rule = np.full(len(Xb), -1, dtype=np.intp)
+                reason = np.full(len(Xb), f"always {shown}: no rule predicts {hidden}",
+                                 dtype=object)
+            return np.where(holds, positive, negative), rule, reason
+        fires = self._evaluate(Xb)
+        order, default = self._class_order()
+        chosen = _ordered_predict(fires, order, default)
+        decided = fires.any(axis=1)
+        rule = np.full(len(Xb), -1, dtype=np.intp)
+        reason = np.full(len(Xb), "no class's rules hold", dtype=object)
+        for c in np.unique(chosen[decided]):
+            rows = decided & (chosen == c)
+            rule[rows], reason[rows] = _rule_reasons(self.rules_[self.classes_[c]], Xb[rows],
+                                                     self.classes_[c])
+        return self.classes_[chosen], rule, reason
 
     def _evaluate(self, Xb: np.ndarray) -> np.ndarray:
         """Whether each class's rules fire on each binarized row (one column when binary)."""

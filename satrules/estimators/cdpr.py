@@ -44,6 +44,7 @@ from satrules.binarize import (
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._base import PROGRESS_DELAY
 from satrules.estimators._checks import check_label_types, check_missing_labels
+from satrules.estimators._explain import ExplainMixin, pick
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.estimators._proba import RegionProbaMixin
@@ -242,7 +243,8 @@ def _class_sample(y_index, size, least, rng):
     return np.sort(np.concatenate(chosen))
 
 
-class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstimator):
+class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMixin,
+                     BaseEstimator):
     """Rule-set classifier of high coverage built from tree-ensemble rules (CDPR).
 
     Parameters
@@ -782,6 +784,28 @@ class CDPRClassifier(RegionProbaMixin, RuleFileMixin, ClassifierMixin, BaseEstim
     def predict(self, X):
         """Predict with the selected rules; uncovered samples get ``default_``."""
         return self._predict_covers(self._covers(X))
+
+    def _explanations(self, X):
+        """Predictions, deciding rule indices and reasons (see :meth:`explain`)."""
+        covers = self._covers(X)
+        prediction = self._predict_covers(covers)
+        texts = [rule.body() for rule in self.rules_]
+        if self.resolve != "vote":
+            decided = metrics.deciding_rules(covers, self._priority())
+            return prediction, decided, pick(texts, decided, "no rule covers the row")
+        # the vote: the best rule (by accuracy) of the winning class among those covering
+        # the row, and how many more of that class covered it
+        dense = covers.toarray() if hasattr(covers, "toarray") else np.asarray(covers)
+        labels = self.classes_[np.asarray(self.rules_.labels, dtype=np.intp)]
+        voters = dense.T.astype(bool) & (labels[None, :] == prediction[:, None])
+        score = np.where(voters, np.asarray(self._priority(), dtype=float)[None, :], -np.inf)
+        rule = np.where(voters.any(axis=1), score.argmax(axis=1), -1).astype(np.intp)
+        reason = pick(texts, rule, "no rule covers the row")
+        more = voters.sum(axis=1) - 1
+        for r in np.flatnonzero(more > 0):
+            rules = "rule" if more[r] == 1 else "rules"
+            reason[r] += f" (and {more[r]} more {rules} for {prediction[r]})"
+        return prediction, rule, reason
 
     def _predict_encoded(self, encoded):
         """Predictions on an already encoded matrix (the training rows in ``fit``)."""
