@@ -799,7 +799,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         labels = self.classes_[np.asarray(self.rules_.labels, dtype=np.intp)]
         voters = dense.T.astype(bool) & (labels[None, :] == prediction[:, None])
         score = np.where(voters, np.asarray(self._priority(), dtype=float)[None, :], -np.inf)
-        rule = np.where(voters.any(axis=1), score.argmax(axis=1), -1).astype(np.intp)
+        best = score.argmax(axis=1) if voters.shape[1] else -1   # no rules (null test)
+        rule = np.where(voters.any(axis=1), best, -1).astype(np.intp)
         reason = pick(texts, rule, "no rule covers the row")
         more = voters.sum(axis=1) - 1
         for r in np.flatnonzero(more > 0):

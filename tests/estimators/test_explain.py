@@ -135,6 +135,19 @@ def test_explain_texts_on_a_known_rule():
         set(const.explain(X)["reason"]) == {"always yes: no rule predicts no"}
 
 
+@pytest.mark.parametrize("resolve", ["accuracy", "vote"])
+def test_cdpr_without_rules(resolve):
+    """CDPR whose null test turned every rule down (labels of noise) explains every row
+    by its default class (the vote used to fail on the empty rule list)."""
+    rng = np.random.default_rng(0)
+    X, y = pd.DataFrame({"a": rng.normal(size=200)}), rng.integers(0, 2, 200)
+    est = CDPRClassifier(resolve=resolve, random_state=0).fit(X, y)
+    assert len(est.rules_) == 0
+    why = est.explain(X)
+    assert (why["rule"] == -1).all() and (why["reason"] == "no rule covers the row").all()
+    np.testing.assert_array_equal(why["prediction"], est.predict(X))
+
+
 @pytest.mark.parametrize("name", ["imlib", "cdpr"])
 def test_explain_after_save_and_load(name, tmp_path):
     """A model read back from its JSON file explains its rows as the fitted one does."""
