@@ -383,8 +383,8 @@ def test_cli_categorical_option_takes_numbers_with_a_few_words(tmp_path, capsys)
     assert main(["predict", str(rules), str(test), "--out", str(preds)]) == 0
     np.testing.assert_array_equal(pd.read_csv(preds).iloc[:, -1], y[rows])
     assert main([*learn, "--categorical", "grad"]) == 1
-    assert "--categorical 'grad': no column 'grad'; columns are: grade" in \
-        capsys.readouterr().err
+    assert "--categorical 'grad': no column 'grad'; did you mean 'grade'? columns are: " \
+        "'grade'" in capsys.readouterr().err
     assert main([*learn, "--categorical", "grade", "--ordered", "grade=9,10,11,12"]) == 1
     assert "given both as --categorical and --ordered" in capsys.readouterr().err
 
@@ -445,6 +445,30 @@ def test_cli_reads_none_as_a_category_and_na_markers_as_missing(tmp_path):
     clf = IMLIClassifier(n_rules=1, backend=BACKEND, random_state=0, null_test=False).fit(X, y)
     assert clf.score(X, y) == 1.0                  # (6 rows: too few for the null test)
     assert "exer" in clf.to_text()
+
+
+def test_cli_names_the_column_a_misspelt_name_means(tmp_path, capsys):
+    """A target or option naming no column says which column it likely means: one that
+    differs in spaces or case (a header ``Outcome `` with a trailing space, invisible in a
+    plain list of the columns) or in spelling; columns are listed quoted."""
+    from satrules.cli import main
+
+    path = tmp_path / "d.csv"
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"Age": rng.integers(20, 80, 40), "Sex": rng.choice(["M", "F"], 40),
+                  "Outcome ": rng.choice(["yes", "no"], 40)}).to_csv(path, index=False)
+    base = ["learn", str(path), "--method", "imli", "--quiet"]
+    assert main([*base, "--target", "Outcome"]) == 1
+    assert ("target column 'Outcome' is not in " in (err := capsys.readouterr().err)
+            and "did you mean 'Outcome ' (spaces or case differ)? columns are: 'Age', "
+                "'Sex', 'Outcome '" in err)
+    assert main([*base, "--target", "Outcome ", "--weight-column", "age"]) == 1
+    assert "--weight-column 'age' is not a column of" in (err := capsys.readouterr().err)
+    assert "did you mean 'Age' (spaces or case differ)?" in err
+    assert main([*base, "--target", "Outcome ", "--categorical", "Sx"]) == 1
+    assert "did you mean 'Sex'?" in capsys.readouterr().err
+    assert main([*base, "--target", "Outcome ", "--ordered", "Height=1,2"]) == 1
+    assert "no column 'Height'; columns are: 'Age', 'Sex'" in capsys.readouterr().err
 
 
 def test_cli_missing_target_names_the_rows(tmp_path, capsys):

@@ -281,8 +281,8 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
     if target is None:
         return frame, None
     if target not in frame.columns:
-        raise ValueError(f"target column {target!r} is not in {path!r}; columns are: "
-                         f"{', '.join(map(str, frame.columns))}")
+        raise ValueError(f"target column {target!r} is not in {path!r}; "
+                         f"{column_hint(target, frame.columns)}")
     y = frame[target]
     if y.isna().any():
         rows = (np.flatnonzero(y.isna().to_numpy()) + 1).tolist()
@@ -296,6 +296,35 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
     if X.shape[1] == 0:
         raise ValueError(f"CSV file {path!r} has no feature column besides the target")
     return X, y.to_numpy()
+
+
+def column_hint(name: str, columns: Sequence[Any]) -> str:
+    """The end of a message about a column ``name`` that is not among ``columns``: the
+    column it most likely means, when one is the same up to spaces and case or close in
+    spelling (``'Outcome '``, whose trailing space a list of the columns hides), and the
+    columns themselves.
+
+    Examples
+    --------
+    >>> column_hint("Outcome", ["Age", "Outcome "])
+    "did you mean 'Outcome ' (spaces or case differ)? columns are: 'Age', 'Outcome '"
+    >>> column_hint("outcom", ["Age", "Outcome"])
+    "did you mean 'Outcome'? columns are: 'Age', 'Outcome'"
+    """
+    import difflib
+
+    names = [str(c) for c in columns]
+    listed = ", ".join(repr(c) for c in names[:50]) + (", ..." if len(names) > 50 else "")
+    key = name.strip().casefold()
+    alike = [c for c in names if c.strip().casefold() == key]
+    if alike:
+        return f"did you mean {alike[0]!r} (spaces or case differ)? columns are: {listed}"
+    close = difflib.get_close_matches(key, [c.strip().casefold() for c in names], n=1,
+                                      cutoff=0.75)
+    if close:
+        guess = next(c for c in names if c.strip().casefold() == close[0])
+        return f"did you mean {guess!r}? columns are: {listed}"
+    return f"columns are: {listed}"
 
 
 def declare_ordered(X, specs: Sequence[str]):
@@ -334,8 +363,8 @@ def declare_ordered(X, specs: Sequence[str]):
         if len(set(levels)) != len(levels):
             raise ValueError(f"--ordered {spec!r}: a level is given twice")
         if name not in X.columns:
-            raise ValueError(f"--ordered {spec!r}: no column {name!r}; columns are: "
-                             f"{', '.join(map(str, X.columns))}")
+            raise ValueError(f"--ordered {spec!r}: no column {name!r}; "
+                             f"{column_hint(name, X.columns)}")
         values = X[name].to_numpy(dtype=object)
         ranks = level_ranks(values, levels)   # NaN: missing, or not a level
         odd = list(dict.fromkeys(map(str, values[np.isnan(ranks) & ~missing_mask(values)])))
@@ -375,8 +404,8 @@ def declare_categorical(X, names: Sequence[str]):
     X = X.copy()
     for name in names:
         if name not in X.columns:
-            raise ValueError(f"--categorical {name!r}: no column {name!r}; columns are: "
-                             f"{', '.join(map(str, X.columns))}")
+            raise ValueError(f"--categorical {name!r}: no column {name!r}; "
+                             f"{column_hint(name, X.columns)}")
         values = X[name].to_numpy(dtype=object)
         miss = missing_mask(values)
         text = np.array([None if m else level_key(v) for v, m in zip(values, miss,
@@ -469,7 +498,8 @@ def pop_weights(X, column: str, path: str):
     import pandas as pd
 
     if column not in X.columns:
-        raise ValueError(f"--weight-column {column!r} is not a column of {path!r}")
+        raise ValueError(f"--weight-column {column!r} is not a column of {path!r}; "
+                         f"{column_hint(column, X.columns)}")
     raw = X[column]
     weights = pd.to_numeric(raw, errors="coerce").astype(float)
     bad = ~np.isfinite(weights.to_numpy()) | (weights.to_numpy() < 0)

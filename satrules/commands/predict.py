@@ -49,7 +49,7 @@ def saved_comma_columns(path: str) -> list:
 
 def run(args: argparse.Namespace) -> int:
     from satrules import serialization
-    from satrules.commands.learn import read_table
+    from satrules.commands.learn import column_hint, read_table
 
     est = serialization.load(args.rules)
     if not hasattr(est, "predict"):
@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
         y = frame[target].to_numpy()
         frame = frame.drop(columns=[target])
     elif args.target is not None:
-        raise ValueError(f"target column {target!r} is not in {args.data!r}")
+        raise ValueError(f"target column {target!r} is not in {args.data!r}; "
+                         f"{column_hint(target, frame.columns)}")
     columns = _training_columns(est, frame, args.data)
     pred = est.predict(columns)
     out = frame.copy()
