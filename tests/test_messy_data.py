@@ -427,6 +427,9 @@ def test_cli_learn_and_predict_messy_csv(method, tmp_path, capsys):
     test.drop(columns=["sex"]).to_csv(test_csv, index=False)
     assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) != 0
     assert "lacks column(s) the rules were trained on: ['sex']" in capsys.readouterr().err
+    test.rename(columns={"sex": "Sex"}).to_csv(test_csv, index=False)
+    assert main(["predict", str(rules), str(test_csv), "--out", str(preds)]) != 0
+    assert "for 'sex', did you mean 'Sex' (spaces or case differ)?" in capsys.readouterr().err
 
 
 def test_cli_reads_none_as_a_category_and_na_markers_as_missing(tmp_path):

@@ -103,7 +103,10 @@ def _training_columns(est, frame, path: str):
     names = [str(name) for name in names]
     lacking = [name for name in names if name not in frame.columns]
     if lacking:
-        raise ValueError(f"{path!r} lacks column(s) the rules were trained on: {lacking}")
+        from satrules.commands.learn import column_hint
+
+        raise ValueError(f"{path!r} lacks column(s) the rules were trained on: {lacking}; "
+                         f"for {lacking[0]!r}, {column_hint(lacking[0], frame.columns)}")
     known = set(names)
     extra = [str(col) for col in frame.columns if str(col) not in known]
     if extra:
