@@ -90,6 +90,7 @@ from sklearn.utils.validation import check_is_fitted
 from satrules.rules import (
     MISSING,
     Condition,
+    category_matches,
     date_days,
     date_order,
     duration_days,
@@ -1437,66 +1438,6 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         """Return the readable condition of each output column."""
         check_is_fitted(self, "conditions_")
         return np.asarray([c.describe() for c in self.conditions_], dtype=object)
-
-
-def category_matches(values: np.ndarray, cats: Any) -> np.ndarray:
-    """One 0/1 column per category of ``cats``: which of ``values`` are that category.
-
-    A value is the category it equals (``==``, so ``2``, ``2.0`` and ``True`` equal
-    ``2``, ``2`` and ``1`` as Python says).  A value that equals no category but reads as
-    a number is the category that reads as the same number, when exactly one does: the
-    level ``"12"`` of a column read as text in fit (a CSV column whose ``other`` cells
-    made it text) is the value ``12`` or ``12.0`` of the same column read as numbers at
-    predict (a CSV without those cells), which it never matched before 2026-12-05 --
-    every condition on the column was silently false.  Other values match nothing (an
-    unseen category).
-
-    Parameters
-    ----------
-    values : ndarray of shape (n,)
-        The column (missing values already replaced by a category, e.g. ``MISSING``).
-    cats : sequence
-        The categories seen in fit.
-
-    Returns
-    -------
-    ndarray of shape (n, len(cats)), uint8
-
-    Examples
-    --------
-    >>> category_matches(np.array([12, 9.0, "x", "other", 4], dtype=object),
-    ...                  ["9", "12", "other"]).tolist()
-    [[0, 1, 0], [1, 0, 0], [0, 0, 0], [0, 0, 1], [0, 0, 0]]
-    """
-    import pandas as pd
-
-    obj = np.asarray(values, dtype=object)
-    block = np.zeros((len(obj), len(cats)), dtype=np.uint8)
-    try:
-        codes, distinct = pd.factorize(obj, use_na_sentinel=False)
-        exact: dict[Any, int] = {}
-        for c, cat in enumerate(cats):
-            exact.setdefault(cat, c)
-    except TypeError:   # unhashable values: one comparison per category, as before
-        for c, cat in enumerate(cats):
-            block[:, c] = obj == cat
-        return block
-    by_number: dict[float, int] = {}
-    for c, cat in enumerate(cats):
-        num = _parse_number(cat)
-        if num is not None and np.isfinite(num):
-            by_number[num] = -1 if num in by_number else c   # -1: two categories read alike
-    table = np.full(len(distinct) + 1, -1, dtype=np.int64)
-    for d, value in enumerate(distinct):
-        c = exact.get(value, -1)
-        if c < 0:
-            num = _parse_number(value)
-            c = by_number.get(num, -1) if num is not None else -1
-        table[d] = c
-    index = table[codes]
-    rows = np.flatnonzero(index >= 0)
-    block[rows, index[rows]] = 1
-    return block
 
 
 def numeric_values(values: np.ndarray, name: str) -> np.ndarray:

@@ -333,6 +333,9 @@ def test_text_levels_match_the_same_numbers_at_predict(make, read_as):
     rows = X["grade"] != "K"
     numeric = X[rows].assign(grade=X.loc[rows, "grade"].astype(int).astype(read_as))
     np.testing.assert_array_equal(clf.predict(numeric), y[rows.to_numpy()])
+    if hasattr(clf, "binarizer_"):   # a bare rule set on raw data reads the levels alike
+        np.testing.assert_array_equal(clf.rules_.evaluate_raw(numeric),
+                                      clf.rules_.evaluate_raw(X[rows]))
 
 
 def test_cli_predict_reads_numeric_levels_in_a_file_without_text_cells(tmp_path, capsys):
