@@ -192,3 +192,40 @@ def test_simplify_prunes_nullable_above_thresholds_equivalently(kind):
             assert np.array_equal(rs.evaluate(Xb), simple.evaluate(Xb))
     term = RuleSet([Rule((Literal(0, True), Literal(1, True)))], "dnf", 4, conds)
     assert term.simplify().n_literals == 1
+
+
+# ------------------------------------------------------------- category matching
+_LEVELS = st.one_of(st.integers(-3, 12), st.sampled_from([0.5, 2.0, 12.0, True]),
+                    st.sampled_from(["3", "12", "12.0", "007", "7", "x", "other", MISSING]))
+
+
+def _number(value):
+    if isinstance(value, bool | int | float):
+        return float(value)
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(_LEVELS, max_size=12), cats=st.lists(_LEVELS, max_size=6))
+def test_category_matches_equal_first_then_the_one_same_number(values, cats):
+    """A value is the first category it equals; a value equal to none is the category
+    that reads as the same number when exactly one does; else it matches nothing."""
+    from satrules.rules import category_matches
+
+    block = category_matches(np.array(values, dtype=object), cats)
+    assert block.shape == (len(values), len(cats))
+    for value, row in zip(values, block, strict=True):
+        equal = [c for c, cat in enumerate(cats) if cat == value]
+        if equal:
+            expected = {equal[0]}
+        else:
+            num = _number(value)
+            same = [c for c, cat in enumerate(cats)
+                    if num is not None and _number(cat) == num]
+            same_numbers = {_number(cats[c]) for c in same}
+            alike = [c for c, cat in enumerate(cats) if _number(cat) in same_numbers]
+            expected = set(same) if len(alike) == 1 else set()
+        assert set(np.flatnonzero(row)) == expected, (value, cats)
