@@ -35,6 +35,9 @@ Variants (``--variants``, comma-separated names):
                        pass the significance test against the better constant rule set);
 ``polish-empty``       polishing also starts from the empty rule set (greedy rule
                        building) and keeps the better end (an experiment, not an option);
+``polish-found``       when a constant rule set wins the selection, polishing also starts
+                       from the best rules a partition found and keeps the better end (an
+                       experiment, not an option);
 ``exact-sign``         ``sign_test="exact", null_test=False``: the significance test is
                        the exact binomial sign test at the z test's level;
 ``exact-sign-null``    ``sign_test="exact", null_test=True`` (the defaults since
@@ -123,6 +126,7 @@ VARIANTS = {
     "levels-rows10": {"_levels": lambda n: max(10, min(200, n // 10))},
     "null-test": {"null_test": True, "sign_test": "normal"},
     "polish-empty": {"_from_empty": True},
+    "polish-found": {"_found": True},
     "exact-sign": {"sign_test": "exact", "null_test": False},
     "exact-sign-null": {"sign_test": "exact", "null_test": True},
     "normal-sign": {"sign_test": "normal", "null_test": False},
@@ -140,12 +144,14 @@ def _estimator(method: str, seed: int, params: dict):
     replace = params.pop("_replace", True)
     from_empty = params.pop("_from_empty", False)
     prune = params.pop("_prune", False)
+    found = params.pop("_found", False)
     base = IMLIClassifier if method == "imli" else IMLIBClassifier
     if method == "imlib-paper":
         params["objective"] = "paper"
-    cls = base if replace and not from_empty and not prune else type(
+    cls = base if replace and not from_empty and not prune and not found else type(
         f"{base.__name__}Variant", (base,),
-        {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune})
+        {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune,
+         "_polish_found": found})
     return cls(random_state=seed, **params)
 
 

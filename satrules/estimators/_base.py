@@ -570,6 +570,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     #: polishing also starts from the empty rule set and keeps the better end (an
     #: experiment measured by benchmarks/bench_learner_variants.py; off by default)
     _polish_from_empty = False
+    #: polishing also starts from the best rules a partition found when a constant rule set
+    #: won the selection (an experiment: ``polish-found`` in bench_learner_variants)
+    _polish_found = False
     #: every literal and rule of the final rules must pass the sign test on its own
     #: marginal effect (:func:`~satrules.estimators._polish.prune_rules`; an experiment)
     _prune = False
@@ -946,6 +949,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 best_at = {"pass": None, "partition": None,
                            "constant": ("always false", "always true")[r]}
         prior, best_prior, solutions, history = None, None, [], []
+        found, found_obj = None, math.inf   # the best rules a partition found
         anchor_best = self.anchor == "best"
         name, options = backend_spec(self.backend)
         n_passes = budget["passes"]     # set by fit (fewer for very many classes)
@@ -999,6 +1003,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 if obj <= best_obj:   # ties go to the later rules (refined over more data)
                     best, best_obj, best_prior = candidate, obj, prior
                     best_at = {"pass": p, "partition": i, "constant": None}
+                if obj <= found_obj:
+                    found, found_obj = candidate, obj
             else:
                 continue
             break   # the deadline passed
@@ -1010,6 +1016,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             starts = [(best, best.n_rules)]
             if self._polish_from_empty:   # also when best is empty (max_rules was 0)
                 starts.append((RuleSet([], best.kind, Xb.shape[1]), int(self.n_rules)))
+            if self._polish_found and best_at["constant"] is not None and found is not None:
+                starts.append((found, found.n_rules))
             for start, max_rules in starts:
                 polished = self._final_rules(polish_rules(
                     start, Xbool, y, self.data_fidelity, self._literal_weight(),
