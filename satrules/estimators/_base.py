@@ -1074,6 +1074,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             rows = decided & (chosen == c)
             rule[rows], reason[rows] = _rule_reasons(self.rules_[self.classes_[c]], Xb[rows],
                                                      self.classes_[c])
+        for r in np.flatnonzero(fires.sum(axis=1) > 1):   # a tie the priority order broke
+            others = [str(self.classes_[c]) for c in order if fires[r, c] and c != chosen[r]]
+            reason[r] += (f" (the rules for {', '.join(others)} hold too; "
+                          f"{self.classes_[chosen[r]]} comes first)")
         return self.classes_[chosen], rule, reason
 
     def _evaluate(self, Xb: np.ndarray) -> np.ndarray:

@@ -9,8 +9,9 @@ rule that decided it and the text of that rule as the row satisfies it.
 * IMLI, CNF (``rule_type="cnf"``): the first clause that fails, read as what is true of
   the row (``x <= 3 OR city = Oslo`` fails: ``x > 3 AND city != Oslo``), or ``every
   clause for <class> holds``.
-* one-vs-rest: the same, for the first class of the priority order whose rules hold, or
-  ``no class's rules hold`` for the default class.
+* one-vs-rest: the same, for the first class of the priority order whose rules hold
+  (naming the classes whose rules hold too: ``(the rules for virginica hold too;
+  versicolor comes first)``), or ``no class's rules hold`` for the default class.
 * CDPR: the rule that decides the row (``resolve``: the most accurate or widest rule
   covering it), or ``no rule covers the row`` for the default class; with
   ``resolve="vote"``, the best rule of the winning class and how many more voted so.

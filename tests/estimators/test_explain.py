@@ -53,6 +53,8 @@ def _check_incremental(est, X, why):
         described = est._binary_classes()[0]
         sets = {est.classes_[described]: est.rules_}
         rows_of = {est.classes_[described]: np.ones(len(X), dtype=bool)}
+        tie_rows = {est.classes_[described]: [False] * len(X)}
+        tie_names = {est.classes_[described]: [""] * len(X)}
     else:
         sets = {c: est.rules_[c] for c in est.classes_}
         fires = np.stack([sets[c].evaluate(Xb) for c in est.classes_], axis=1)
@@ -60,6 +62,12 @@ def _check_incremental(est, X, why):
         first = np.where(fires[:, order].any(axis=1), order[fires[:, order].argmax(axis=1)],
                          -1)
         rows_of = {c: first == i for i, c in enumerate(est.classes_)}
+        names = [[str(est.classes_[c]) for c in order if fires[r, c] and c != first[r]]
+                 for r in range(len(X))]
+        tie_rows = {c: [len(names[r]) > 0 for r in np.flatnonzero(rows_of[c])]
+                    for c in est.classes_}
+        tie_names = {c: [", ".join(names[r]) for r in np.flatnonzero(rows_of[c])]
+                     for c in est.classes_}
         assert (why["rule"].to_numpy()[first < 0] == -1).all()
         assert (why["reason"].to_numpy()[first < 0] == "no class's rules hold").all()
     for label, rules in sets.items():
@@ -69,8 +77,10 @@ def _check_incremental(est, X, why):
         if rules.never_true or rules.always_true:
             assert (rule == -1).all() and all(r.startswith("always ") for r in reason)
             continue
+        k = 0
         for v, r, text in zip(values, rule, reason, strict=True):
             decisive = v if rules.kind == "dnf" else ~v    # a term holds, a clause fails
+            text, _, tie = text.partition(" (the rules for ")
             if r < 0:
                 assert not decisive.any()
                 assert text == (f"no rule for {label} holds" if rules.kind == "dnf" else
@@ -79,6 +89,10 @@ def _check_incremental(est, X, why):
                 assert decisive[r] and not decisive[:r].any()
                 assert text == (rules.rule_text(r) if rules.kind == "dnf" else
                                 rules.failed_text(r))
+            assert bool(tie) == (len(est.classes_) > 2 and bool(tie_rows[label][k]))
+            if tie:
+                assert tie == f"{tie_names[label][k]} hold too; {label} comes first)"
+            k += 1
 
 
 @settings(max_examples=30, deadline=None)
