@@ -9,9 +9,10 @@ process.  A numeric feature with missing values gets twice the threshold columns
 (``x <= t`` and ``x > t``), so ``--missing 0`` compares like with like across versions.
 
 ``--strings`` times a table of strings only, as a CSV export gives them (20,000 rows): 50
-four-level categories, 10 name columns (one distinct value per row, dropped as ID-like)
-and 10 amounts written ``$12,345.67`` (quantities since 2026-12-03, ID-like before): the
-cost of telling dates, durations, numbers and quantities from categories.
+four-level categories (``--levels`` sets their levels), 10 name columns (one distinct
+value per row, dropped as ID-like) and 10 amounts written ``$12,345.67`` (quantities
+since 2026-12-03, ID-like before): the cost of telling dates, durations, numbers and
+quantities from categories.
 
 ``--thresholds tree`` (the learners' default) or ``both`` fits on labels that depend on
 two of the numeric columns, so every numeric column also gets the cuts of a one-feature
@@ -56,11 +57,13 @@ def frame(n_rows: int, n_cols: int, missing: float = 0.05, seed: int = 0) -> pd.
     return pd.DataFrame(data)
 
 
-def string_frame(n_rows: int = 20_000, seed: int = 0) -> pd.DataFrame:
-    """Return a table of strings: 50 categories, 10 names (ID-like), 10 dollar amounts."""
+def string_frame(n_rows: int = 20_000, seed: int = 0, levels: int = 4) -> pd.DataFrame:
+    """Return a table of strings: 50 categories of ``levels`` levels, 10 names (ID-like),
+    10 dollar amounts."""
     rng = np.random.default_rng(seed)
-    data = {f"cat{c}": rng.choice(["alpha", "beta", "gamma", "delta"], n_rows)
-            for c in range(50)}
+    names = ["alpha", "beta", "gamma", "delta"] if levels == 4 else \
+        [f"level {i}" for i in range(levels)]
+    data = {f"cat{c}": rng.choice(names, n_rows) for c in range(50)}
     for c in range(10):
         data[f"name{c}"] = [f"person {i}" for i in rng.permutation(n_rows)]
         data[f"amount{c}"] = [f"${v:,.2f}" for v in rng.uniform(0, 1e5, n_rows)]
@@ -84,6 +87,8 @@ def main(argv=None) -> int:
                         help="share of missing values in the numeric columns")
     parser.add_argument("--strings", action="store_true",
                         help="time the table of strings (see the module docstring) instead")
+    parser.add_argument("--levels", type=int, default=4,
+                        help="levels of each category column of --strings (default 4)")
     parser.add_argument("--thresholds", choices=["quantile", "tree", "both"],
                         default="quantile", help="how numeric columns are cut (tree and "
                         "both fit on drawn labels)")
@@ -94,7 +99,7 @@ def main(argv=None) -> int:
         [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
     print("| rows | columns | fit (s) | transform (s) | output columns |")
     print("|---:|---:|---:|---:|---:|")
-    frames = [string_frame] if args.strings else [
+    frames = [lambda: string_frame(levels=args.levels)] if args.strings else [
         lambda n_rows=n_rows, n_cols=n_cols: frame(n_rows, n_cols, args.missing)
         for n_rows, n_cols in shapes]
     for make in frames:
