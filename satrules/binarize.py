@@ -99,6 +99,7 @@ from satrules.rules import (
     level_key,
     level_ranks,
     missing_mask,
+    number_or_none,
     quantity_numbers,
     quantity_parts,
     quantity_unit,
@@ -266,18 +267,7 @@ def _frame_columns(X: Any) -> list[np.ndarray]:
     return cols
 
 
-def _parse_number(value: Any) -> float | None:
-    """Return ``value`` as a float, or None when it is not a number (nor a numeric string)."""
-    if isinstance(value, bool | np.bool_):
-        return float(value)
-    if isinstance(value, numbers.Real):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
+_parse_number = number_or_none   # a number or a numeric string as a float, else None
 
 
 def _value_counts(values: np.ndarray) -> Counter | None:

@@ -533,8 +533,13 @@ def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
     return table[codes]   # one lookup per distinct value, not per row
 
 
-def _number_or_none(value: Any) -> float | None:
-    """``value`` as a float when it is a number or a numeric string, else None."""
+def number_or_none(value: Any) -> float | None:
+    """``value`` as a float when it is a number (``True`` is 1) or a numeric string, else
+    None.
+
+    >>> number_or_none("2.5"), number_or_none(3), number_or_none("x")
+    (2.5, 3.0, None)
+    """
     if isinstance(value, numbers.Real | np.bool_):
         return float(value)
     if isinstance(value, str):
@@ -589,14 +594,14 @@ def category_matches(values: np.ndarray, cats: Any) -> np.ndarray:
         return block
     by_number: dict[float, int] = {}
     for c, cat in enumerate(cats):
-        num = _number_or_none(cat)
+        num = number_or_none(cat)
         if num is not None and np.isfinite(num):
             by_number[num] = -1 if num in by_number else c   # -1: two categories read alike
     table = np.full(len(distinct) + 1, -1, dtype=np.int64)
     for d, value in enumerate(distinct):
         c = exact.get(value, -1)
         if c < 0:
-            num = _number_or_none(value)
+            num = number_or_none(value)
             c = by_number.get(num, -1) if num is not None else -1
         table[d] = c
     index = table[codes]
