@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also write why: a column `rule` (the index of the rule that decided "
                         "the row, -1 for none) and a column `reason` (that rule's conditions "
                         "as the row meets them, or why no rule decided)")
+    p.add_argument("--keep-target", action="store_true",
+                   help="keep the label column in the output (it is left out by default), "
+                        "e.g. to read labels, predictions and --explain reasons side by side")
     p.add_argument("--target", help="label column to drop and score against "
                                     "(default: the target saved in rules.json, if present)")
     add_na_argument(p)
@@ -60,9 +63,10 @@ def run(args: argparse.Namespace) -> int:
     target = args.target
     if target is None:
         target = _saved_target(args.rules)
-    y = None
+    y, labels = None, None
     if target is not None and target in frame.columns:
         y = frame[target].to_numpy()
+        labels = frame[target]
         frame = frame.drop(columns=[target])
     elif args.target is not None:
         raise ValueError(f"target column {target!r} is not in {args.data!r}; "
@@ -70,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     columns = _training_columns(est, frame, args.data)
     pred = est.predict(columns)
     out = frame.copy()
+    if args.keep_target and labels is not None:
+        out[target] = labels
     out["prediction"] = pred
     if args.proba:
         proba = est.predict_proba(columns)

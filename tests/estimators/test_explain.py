@@ -198,3 +198,9 @@ def test_cli_predict_explain(tmp_path, capsys):
     np.testing.assert_array_equal(out["rule"], why["rule"])
     np.testing.assert_array_equal(out["reason"], why["reason"])
     np.testing.assert_array_equal(out["prediction"], why["prediction"])
+    assert "label" not in out.columns
+    assert main(["predict", str(rules), str(train), "--explain", "--keep-target", "--out",
+                 str(preds)]) == 0
+    kept = pd.read_csv(preds)
+    assert list(kept.columns) == [*X.columns, "label", "prediction", "rule", "reason"]
+    np.testing.assert_array_equal(kept["label"], y)
