@@ -399,19 +399,17 @@ def declare_categorical(X, names: Sequence[str]):
     """
     import pandas as pd
 
-    from satrules.rules import level_key, missing_mask
+    from satrules.rules import level_key
 
     X = X.copy()
     for name in names:
         if name not in X.columns:
             raise ValueError(f"--categorical {name!r}: no column {name!r}; "
                              f"{column_hint(name, X.columns)}")
-        values = X[name].to_numpy(dtype=object)
-        miss = missing_mask(values)
-        text = np.array([None if m else level_key(v) for v, m in zip(values, miss,
-                                                                     strict=True)],
-                        dtype=object)
-        X[name] = pd.Categorical(text)
+        # one level text per distinct value (missing values: code -1, kept missing)
+        codes, distinct = pd.factorize(X[name].to_numpy(dtype=object))
+        texts = np.array([level_key(v) for v in distinct] + [None], dtype=object)
+        X[name] = pd.Categorical(texts[codes])
     return X
 
 

@@ -1055,8 +1055,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         if isinstance(self.rules_, RuleSet):
             described, other = self._binary_classes()
             positive, negative = self.classes_[described], self.classes_[other]
-            holds = self.rules_.evaluate(Xb)
             rule, reason = _rule_reasons(self.rules_, Xb, positive)
+            # a DNF holds where a term does, a CNF where no clause fails
+            holds = rule >= 0 if self.rules_.kind == "dnf" else rule < 0
             if self.rules_.never_true or self.rules_.always_true:
                 shown = negative if self.rules_.never_true else positive
                 hidden = positive if self.rules_.never_true else negative
