@@ -18,12 +18,16 @@ quantities from categories.
 two of the numeric columns, so every numeric column also gets the cuts of a one-feature
 decision tree; ``--shapes`` replaces the default shapes (``ROWSxCOLUMNS,...``).
 
+``--raw`` adds the time of ``RuleSet.binarize`` over the fitted conditions (how a bare
+rule set, without its estimator, reads raw data: ``RuleSet.evaluate_raw``).
+
 Usage::
 
     nice -n 10 python benchmarks/bench_binarize.py                 # 5 % missing, best of 3
     nice -n 10 python benchmarks/bench_binarize.py --missing 0
     nice -n 10 python benchmarks/bench_binarize.py --strings
     python benchmarks/bench_binarize.py --thresholds tree --shapes 20000x100,20000x1000
+    python benchmarks/bench_binarize.py --strings --levels 40 --raw
 
 Prints a markdown table; nothing is written to disk.
 """
@@ -38,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from satrules.binarize import ThresholdBinarizer
+from satrules.rules import RuleSet
 
 SHAPES = [(10_000, 48), (200, 10_000), (48, 10_000)]
 
@@ -94,11 +99,14 @@ def main(argv=None) -> int:
                         "both fit on drawn labels)")
     parser.add_argument("--shapes", default=None,
                         help="ROWSxCOLUMNS,... instead of the default shapes")
+    parser.add_argument("--raw", action="store_true",
+                        help="also time RuleSet.binarize over the fitted conditions")
     args = parser.parse_args(argv)
     shapes = SHAPES if args.shapes is None else \
         [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
-    print("| rows | columns | fit (s) | transform (s) | output columns |")
-    print("|---:|---:|---:|---:|---:|")
+    raw_head = (" raw (s) |", "---:|") if args.raw else ("", "")
+    print("| rows | columns | fit (s) | transform (s) |" + raw_head[0] + " output columns |")
+    print("|---:|---:|---:|---:|" + raw_head[1] + "---:|")
     frames = [lambda: string_frame(levels=args.levels)] if args.strings else [
         lambda n_rows=n_rows, n_cols=n_cols: frame(n_rows, n_cols, args.missing)
         for n_rows, n_cols in shapes]
@@ -113,7 +121,12 @@ def main(argv=None) -> int:
             y = (X["c0"].fillna(0) + X["c1"].fillna(0) + rng.normal(size=n_rows)) > 0
         fit_s = best_of(lambda: tb.fit(X, y), args.repeat)  # noqa: B023 - called at once
         tr_s = best_of(lambda: tb.transform(X), args.repeat)  # noqa: B023
-        print(f"| {n_rows} | {n_cols} | {fit_s:.3f} | {tr_s:.3f} | {len(tb.conditions_)} |")
+        raw = ""
+        if args.raw:
+            bare = RuleSet([], "dnf", len(tb.conditions_), tb.conditions_)
+            raw = f" {best_of(lambda: bare.binarize(X), args.repeat):.3f} |"  # noqa: B023
+        print(f"| {n_rows} | {n_cols} | {fit_s:.3f} | {tr_s:.3f} |{raw} "
+              f"{len(tb.conditions_)} |")
     return 0
 
 

@@ -757,41 +757,65 @@ class Condition:
         category; an unseen category equals no value.
         """
         values = np.asarray(values)
-        miss = missing_mask(values)
         if self.op in ("<=", ">"):
-            numeric = np.full(len(values), np.nan)
-            if self.levels:
-                numeric = level_ranks(values, self.levels)
-            elif self.unit.startswith("date") or self.unit.startswith("duration"):
-                unit = self.unit[:4] if self.unit.startswith("date") else "duration"
-                days = date_days(values[~miss], self.unit[5:] or None) if unit == "date" \
-                    else duration_days(values[~miss], self.unit[9:] or None)
-                if days is None:
-                    raise ValueError(f"feature {self.feature!r} holds {unit}s, but some "
-                                     f"values are not {unit}s" + (
-                                         " (ISO 8601 strings such as 2004-01-31, datetime64 "
-                                         "or datetime objects)" if unit == "date" else
-                                         " (timedelta64, timedelta objects or strings such "
-                                         "as '3 days 04:00:00')"))
-                numeric[~miss] = days
-            elif self.unit:   # a quantity: numbers written with the unit's text
-                known = quantity_numbers(values[~miss], self.unit)
-                if known is None:
-                    raise ValueError(f"feature {self.feature!r} holds numbers written as "
-                                     f"{self.unit!r}, but some values are not written so")
-                numeric[~miss] = known
-            else:
-                numeric[~miss] = values[~miss].astype(np.float64)
-            with np.errstate(invalid="ignore"):
-                held = numeric <= float(self.value) if self.op == "<=" else \
-                    numeric > float(self.value)
-            return held.astype(np.uint8)
+            return self.compare(self.numbers(values))
+        miss = missing_mask(values)
         if isinstance(self.value, str) and self.value == MISSING:
             if self.levels:   # not a level: missing
                 return np.isnan(level_ranks(values, self.levels)).astype(np.uint8)
             return miss.astype(np.uint8)
         obj = values.astype(object)
         return (category_matches(obj, [self.value])[:, 0].astype(bool) & ~miss).astype(np.uint8)
+
+    def numbers(self, values: np.ndarray) -> np.ndarray:
+        """Return the raw feature ``values`` (1-D) as the numbers a threshold condition
+        compares (float, NaN where missing): ranks of ordered levels, days of dates and
+        durations, the numbers of quantities, or the values themselves.  Conditions on one
+        feature with the same ``unit`` and ``levels`` read it alike, so
+        :meth:`RuleSet.binarize` reads it once for all of them.
+
+        Examples
+        --------
+        >>> cond = Condition("size", "<=", 1, 0, levels=("S", "M", "L"))
+        >>> cond.numbers(np.array(["L", "S", None], dtype=object)).tolist()
+        [2.0, 0.0, nan]
+        >>> cond.compare(cond.numbers(np.array(["L", "S", None], dtype=object))).tolist()
+        [0, 1, 0]
+        """
+        values = np.asarray(values)
+        miss = missing_mask(values)
+        numeric = np.full(len(values), np.nan)
+        if self.levels:
+            numeric = level_ranks(values, self.levels)
+        elif self.unit.startswith("date") or self.unit.startswith("duration"):
+            unit = self.unit[:4] if self.unit.startswith("date") else "duration"
+            days = date_days(values[~miss], self.unit[5:] or None) if unit == "date" \
+                else duration_days(values[~miss], self.unit[9:] or None)
+            if days is None:
+                raise ValueError(f"feature {self.feature!r} holds {unit}s, but some "
+                                 f"values are not {unit}s" + (
+                                     " (ISO 8601 strings such as 2004-01-31, datetime64 "
+                                     "or datetime objects)" if unit == "date" else
+                                     " (timedelta64, timedelta objects or strings such "
+                                     "as '3 days 04:00:00')"))
+            numeric[~miss] = days
+        elif self.unit:   # a quantity: numbers written with the unit's text
+            known = quantity_numbers(values[~miss], self.unit)
+            if known is None:
+                raise ValueError(f"feature {self.feature!r} holds numbers written as "
+                                 f"{self.unit!r}, but some values are not written so")
+            numeric[~miss] = known
+        else:
+            numeric[~miss] = values[~miss].astype(np.float64)
+        return numeric
+
+    def compare(self, numeric: np.ndarray) -> np.ndarray:
+        """Return where this threshold condition holds on :meth:`numbers` (uint8; false
+        on NaN)."""
+        with np.errstate(invalid="ignore"):
+            held = numeric <= float(self.value) if self.op == "<=" else \
+                numeric > float(self.value)
+        return held.astype(np.uint8)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict (see :meth:`from_dict`)."""
@@ -1093,18 +1117,35 @@ class RuleSet:
         arr = None if frame else np.asarray(X)
         if arr is not None and arr.ndim != 2:
             raise ValueError(f"expected a 2-D array of raw features, got shape {arr.shape}")
-        cols = []
-        for cond in self.conditions:
+        cols: list = [None] * len(self.conditions)
+        # the one-hot conditions of a feature: one category_matches call for all its levels
+        onehot: dict[Any, list[int]] = {}
+        numbers: dict[tuple, np.ndarray] = {}
+        for j, cond in enumerate(self.conditions):
             if frame:
                 if cond.feature not in X.columns:
                     raise ValueError(f"X has no column {cond.feature!r}")
-                values = X[cond.feature].to_numpy()
+            elif cond.group >= arr.shape[1]:
+                raise ValueError(f"X has {arr.shape[1]} columns; the rules read column "
+                                 f"{cond.group} ({cond.feature!r})")
+            key = cond.feature if frame else cond.group
+            if cond.op in ("<=", ">"):   # each feature read as numbers once per reading
+                reading = (key, cond.unit, tuple(cond.levels or ()))
+                if reading not in numbers:
+                    numbers[reading] = cond.numbers(X[key].to_numpy() if frame
+                                                    else arr[:, key])
+                cols[j] = cond.compare(numbers[reading])
+            elif not cond.levels and not cond.is_missing_indicator:
+                onehot.setdefault(key, []).append(j)
             else:
-                if cond.group >= arr.shape[1]:
-                    raise ValueError(f"X has {arr.shape[1]} columns; the rules read column "
-                                     f"{cond.group} ({cond.feature!r})")
-                values = arr[:, cond.group]
-            cols.append(cond.holds(values))
+                cols[j] = cond.holds(X[key].to_numpy() if frame else arr[:, key])
+        for key, members in onehot.items():
+            values = X[key].to_numpy() if frame else arr[:, key]
+            held = category_matches(values.astype(object),
+                                    [self.conditions[j].value for j in members])
+            held[missing_mask(values)] = 0
+            for c, j in enumerate(members):
+                cols[j] = held[:, c]
         n = len(X)
         return np.stack(cols, axis=1) if cols else np.zeros((n, 0), dtype=np.uint8)
 

@@ -229,3 +229,32 @@ def test_category_matches_equal_first_then_the_one_same_number(values, cats):
             alike = [c for c, cat in enumerate(cats) if _number(cat) in same_numbers]
             expected = set(same) if len(alike) == 1 else set()
         assert set(np.flatnonzero(row)) == expected, (value, cats)
+
+
+@settings(max_examples=100, deadline=None)
+@given(fit=st.lists(_LEVELS.filter(lambda v: v != MISSING), min_size=2, max_size=12),
+       new=st.lists(st.one_of(_LEVELS.filter(lambda v: v != MISSING), st.none()),
+                    min_size=1, max_size=12))
+def test_raw_binarize_agrees_with_the_binarizer_on_categories(fit, new):
+    """``RuleSet.binarize`` (raw evaluation of bare rule sets) reads a category column as
+    the binarizer that made its conditions does, also for levels such as ``2`` and ``"2"``
+    of one column, numbers read as text, unseen and missing values.  (Not the text
+    ``"<missing>"`` itself, which the binarizer reads as a missing value.)"""
+    import pandas as pd
+
+    from satrules.binarize import ThresholdBinarizer
+
+    def others(n, shift):   # an ordered category, amounts of money, numbers (some missing)
+        size = pd.Categorical([("S", None, "M", "L")[(i + shift) % 4] for i in range(n)],
+                              categories=["S", "M", "L"], ordered=True)
+        money = [None if (i + shift) % 5 == 0 else f"${(i + shift) * 1250.5:,.2f}"
+                 for i in range(n)]
+        return {"size": size, "money": pd.Series(money, dtype=object),
+                "n": np.where(np.arange(n) % 3 == 1, np.nan, np.arange(n) - shift)}
+
+    train = pd.DataFrame({"c": pd.Series(fit, dtype=object).astype("category"),
+                          **others(len(fit), 0)})
+    tb = ThresholdBinarizer(max_levels=None).fit(train)
+    test = pd.DataFrame({"c": pd.Series(new, dtype=object), **others(len(new), 1)})
+    rs = RuleSet([], "dnf", len(tb.conditions_), tb.conditions_)
+    np.testing.assert_array_equal(rs.binarize(test), tb.transform(test))
