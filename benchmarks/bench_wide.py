@@ -67,7 +67,7 @@ def noise_data(n_columns: int, seed: int, n_rows: int = 200):
     Examples
     --------
     >>> X, y = noise_data(10, seed=0)
-    >>> X.shape, sorted(set(y))
+    >>> X.shape, sorted(set(y.tolist()))
     ((200, 10), [0, 1])
     """
     import pandas as pd
