@@ -333,12 +333,15 @@ def significant(fixed, broken, min_z: float, sign_test: str = "exact", variance=
     True
     >>> bool(significant(4 * 3.0, 0, 2.0, variance=4 * 9.0))   # four rows of weight 3
     True
+    >>> bool(significant(0.0, 0.0, 2.0, variance=-1e-13))     # no flip (rounding below 0)
+    True
     """
     if sign_test not in SIGN_TESTS:
         raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got {sign_test!r}")
     fixed, broken = np.asarray(fixed, dtype=float), np.asarray(broken, dtype=float)
-    if variance is not None:
-        return fixed - broken >= min_z * np.sqrt(np.asarray(variance, dtype=float))
+    if variance is not None:   # a sum of squares, computed as a difference: >= -1e-12
+        return fixed - broken >= min_z * np.sqrt(np.maximum(np.asarray(variance, dtype=float),
+                                                            0.0))
     if sign_test == "exact" and min_z > 0:
         from scipy.stats import binom, norm
 
