@@ -771,6 +771,32 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             return warm
         return res
 
+    def to_text(self) -> str:
+        """Return the selected rules as readable text, as ``predict`` applies them.
+
+        One line per rule with the class it predicts, in the order of
+        :attr:`rules_`, then ``ELSE`` the default class (or, when the null test turned
+        the rules down, why every row gets one class): the same text as
+        :func:`satrules.report.rules_text` and ``satrules learn`` print, and the same
+        method as ``IMLIClassifier.to_text``.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> X = pd.DataFrame({"age": [25, 35, 45, 55, 65, 75] * 10,
+        ...                   "smoker": ["no", "yes"] * 30})
+        >>> y = np.where((X.age > 50) & (X.smoker == "yes"), "sick", "well")
+        >>> print(CDPRClassifier(random_state=0).fit(X, y).to_text())
+        IF age <= 50 THEN well
+        IF age > 50 AND smoker != no THEN sick
+        IF age > 50 AND smoker = no THEN well
+        ELSE well
+        """
+        from satrules.report import rules_text
+
+        check_is_fitted(self, "rules_")
+        return rules_text(self)
+
     def rule_covers(self, X):
         """Return the selected rules' covers on ``X`` (sparse bool, rules x samples)."""
         return self._covers(X)

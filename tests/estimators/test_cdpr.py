@@ -193,3 +193,25 @@ def test_exact_fit_shows_its_proof_on_a_terminal(cancer, monkeypatch):
         silent = _small(method="exact").fit(X, y)
     assert quiet.getvalue() == ""
     assert str(shown.rules_) == str(silent.rules_)
+
+
+def test_to_text_lists_the_rules_then_the_default(cancer, tmp_path):
+    """``to_text`` is the text ``satrules learn`` prints: one line per selected rule with
+    its class, in ``rules_`` order, then ``ELSE`` the default class; a saved and loaded
+    model prints the same; an unfitted one raises NotFittedError."""
+    from sklearn.exceptions import NotFittedError
+
+    from satrules import load
+    from satrules.report import rules_text
+
+    X, y = cancer
+    clf = _small().fit(X, y)
+    lines = clf.to_text().splitlines()
+    assert lines == rules_text(clf).splitlines()
+    assert len(lines) == len(clf.rules_) + 1 and lines[-1] == f"ELSE {clf.default_}"
+    for line, label in zip(lines, clf.classes_[clf.rules_.labels], strict=False):
+        assert line.startswith("IF ") and line.endswith(f" THEN {label}")
+    clf.save(tmp_path / "rules.json")
+    assert load(tmp_path / "rules.json").to_text() == clf.to_text()
+    with pytest.raises(NotFittedError):
+        CDPRClassifier().to_text()
