@@ -54,6 +54,66 @@ __all__ = ["RC2Backend"]
 _BLO = ("basic", "div", "cluster", "full")
 
 
+#: PySAT solver classes whose clauses can be added by the C function directly:
+#: class name -> (attribute holding the solver handle, ``pysolvers`` function)
+_RAW_ADD = {"Glucose3": ("glucose", "glucose3_add_cl"),
+            "Glucose4": ("glucose", "glucose41_add_cl")}
+
+
+def _add_hard(oracle: Any, hard: list) -> bool:
+    """Add ``hard`` to a PySAT ``Solver`` as ``Solver(bootstrap_with=hard)`` would, but with
+    the C function mapped over the clauses (no Python frame per clause: 7.3 million
+    clauses of a 20,000 x 1,000 IMLIB fit took 7.2 s through ``add_clause``).  Return
+    False, adding nothing, when the solver is not one of :data:`_RAW_ADD`."""
+    import pysolvers
+
+    inner = getattr(oracle, "solver", None)
+    spec = _RAW_ADD.get(type(inner).__name__)
+    handle = getattr(inner, spec[0], None) if spec else None
+    add = getattr(pysolvers, spec[1], None) if spec else None
+    if handle is None or add is None:
+        return False
+    # the solver's own add_clause marks the formula unsatisfiable when a clause makes
+    # it so; Glucose ignores every clause after that, so stopping there is the same
+    if not all(map(functools.partial(add, handle), hard)):
+        inner.status = False
+    return True
+
+
+def _fast_rc2(base: type) -> type:
+    """``base`` (RC2 or RC2Stratified) that bootstraps its SAT solver through
+    :func:`_add_hard`.  When every soft clause is a unit, ``RC2.init`` adds no clause of
+    its own to the solver, so the solver receives the same clauses in the same order as
+    before: the same search, the same answers.  Otherwise, or for another SAT solver,
+    ``RC2.init`` runs as it is."""
+
+    class FastRC2(base):
+        def init(self, formula: Any, incr: bool = False) -> None:
+            hard = formula.hard
+            if self.process or not hard or hasattr(formula, "atms") or \
+                    any(len(cl) != 1 for cl in formula.soft):
+                super().init(formula, incr=incr)
+                return
+            formula.hard = []
+            try:
+                super().init(formula, incr=incr)
+            finally:
+                formula.hard = hard
+            if not _add_hard(self.oracle, hard):
+                self.oracle.append_formula(hard)
+
+    FastRC2.__name__ = FastRC2.__qualname__ = f"Fast{base.__name__}"
+    return FastRC2
+
+
+@functools.cache
+def _rc2_classes() -> tuple[type, type]:
+    """(RC2, RC2Stratified) with the fast bootstrap of :func:`_fast_rc2`."""
+    from pysat.examples.rc2 import RC2, RC2Stratified
+
+    return _fast_rc2(RC2), _fast_rc2(RC2Stratified)
+
+
 def _clause_lists(clauses: ClauseArray) -> list[list[int]]:
     """Return the clauses as lists of Python ints (the form PySAT takes), in order.
 
@@ -268,8 +328,7 @@ class RC2Backend(BackendBase):
     def _run(self, wcnf: Any, stratify: bool, deadline: float | None,
              phases: list[int] | None = None) -> dict[str, Any]:
         """Build and run RC2; with a deadline on a watched thread (see :class:`_Watched`)."""
-        from pysat.examples.rc2 import RC2, RC2Stratified
-
+        RC2, RC2Stratified = _rc2_classes()
         opts = self.options
         kwargs = dict(solver=opts["solver"], adapt=opts["adapt"], exhaust=opts["exhaust"],
                       minz=opts["minz"], trim=opts["trim"])
@@ -328,9 +387,14 @@ class RC2Backend(BackendBase):
             sat = oracle.solve_limited(expect_interrupt=True)
             return sat, (oracle.get_model() or []) if sat else None
 
+        def build() -> Any:
+            oracle = Solver(name=self.options["solver"])
+            if not _add_hard(oracle, wcnf.hard):
+                oracle.append_formula(wcnf.hard)
+            return oracle
+
         # building the oracle re-reads every hard clause (seconds for 10**6): watched too
-        watched = _Watched(lambda: Solver(name=self.options["solver"], bootstrap_with=wcnf.hard),
-                           search, lambda oracle: oracle.interrupt())
+        watched = _Watched(build, search, lambda oracle: oracle.interrupt())
         finished = watched.run(stop_at, answer_by + 0.5)
         sat, found = watched.result if finished and watched.result else (None, None)
         wall = time.perf_counter() - start

@@ -191,3 +191,45 @@ def test_a_hint_picks_among_tied_optima():
     for want_x in (True, False):
         assert solve(m, backend="rc2", hint={x: want_x, y: not want_x},
                      hint_phases=False)["x"] is plain
+
+
+@st.composite
+def _wcnfs(draw):
+    n = draw(st.integers(1, 6))
+    lit = st.integers(1, n).flatmap(lambda v: st.sampled_from([v, -v]))
+    hard = draw(st.lists(st.lists(lit, min_size=1, max_size=3), max_size=12))
+    unit_softs = draw(st.booleans())
+    soft = draw(st.lists(st.lists(lit, min_size=1, max_size=1 if unit_softs else 3),
+                         min_size=1, max_size=8))
+    weights = draw(st.lists(st.integers(1, 5), min_size=len(soft), max_size=len(soft)))
+    return n, hard, soft, weights
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=_wcnfs(), solver=st.sampled_from(["g3", "g4", "m22"]), stratified=st.booleans())
+def test_fast_bootstrap_finds_what_pysat_rc2_finds(case, solver, stratified):
+    """The backend's RC2 adds the hard clauses through the SAT solver's C function: it
+    returns the very model and cost of PySAT's own RC2 (the same clauses in the same
+    order), unsatisfiable hard clauses included; other solvers and soft clauses that
+    are not units take PySAT's path."""
+    from pysat.examples.rc2 import RC2, RC2Stratified
+    from pysat.formula import WCNF
+
+    from satrules.backends.rc2 import _rc2_classes
+
+    n, hard, soft, weights = case
+
+    def formula():
+        wcnf = WCNF()
+        for cl in hard:
+            wcnf.append(list(cl))
+        for cl, w in zip(soft, weights, strict=True):
+            wcnf.append(list(cl), weight=w)
+        wcnf.nv = max(wcnf.nv, n)
+        return wcnf
+
+    fast, plain = _rc2_classes()[stratified], (RC2, RC2Stratified)[stratified]
+    with fast(formula(), solver=solver) as a, plain(formula(), solver=solver) as b:
+        got, want = a.compute(), b.compute()
+        assert got == want
+        assert (a.cost if got is not None else None) == (b.cost if want is not None else None)
