@@ -68,6 +68,19 @@ def test_learn_generic_param_and_seed(csv_path, tmp_path, capsys):
     assert est.resolve == "vote" and est.n_estimators == 4 and est.random_state == 3
 
 
+@pytest.mark.parametrize("command", ["learn", "sweep"])
+def test_misspelled_param_names_the_one_meant(command, csv_path, tmp_path, capsys):
+    """A --param (or --grid) naming no parameter of the method fails before any fit, with
+    the parameter it likely means, and writes nothing."""
+    out = tmp_path / ("r.json" if command == "learn" else "r.csv")
+    spelled = ["--param", "n_rule=1"] if command == "learn" else ["--grid", "n_rule=1,2"]
+    assert main([command, str(csv_path), "--target", "bought", "--method", "imli",
+                 *spelled, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "has no parameter n_rule (did you mean n_rules?)" in err
+    assert not out.exists()
+
+
 def test_predict_to_stdout(csv_path, tmp_path, capsys):
     """Without --out, predict writes CSV with a prediction column to stdout."""
     rules = tmp_path / "r.json"

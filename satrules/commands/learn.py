@@ -446,7 +446,18 @@ def add_na_argument(p: argparse.ArgumentParser) -> None:
 
 
 def make_estimator(method: str, params: Mapping[str, Any] | None = None):
-    """Return an unfitted estimator for ``method`` with ``params`` (validated by name)."""
+    """Return an unfitted estimator for ``method`` with ``params`` (validated by name: an
+    unknown one is a ``ValueError`` naming the close parameter it likely means).
+
+    Examples
+    --------
+    >>> make_estimator("imli", {"n_rules": 3}).n_rules
+    3
+    >>> make_estimator("imli", {"n_rule": 3})
+    Traceback (most recent call last):
+    ...
+    ValueError: method imli has no parameter n_rule (did you mean n_rules?); its parameters are: ...
+    """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
     module, name, fixed = METHODS[method]
@@ -456,8 +467,15 @@ def make_estimator(method: str, params: Mapping[str, Any] | None = None):
     valid = est.get_params()
     unknown = sorted(set(params) - set(valid))
     if unknown:
-        raise ValueError(f"method {method} has no parameter {', '.join(unknown)}; its "
-                         f"parameters are: {', '.join(sorted(valid))}")
+        import difflib
+
+        def named(param: str) -> str:
+            close = difflib.get_close_matches(param, list(valid), n=1, cutoff=0.75)
+            return param + (f" (did you mean {close[0]}?)" if close else "")
+
+        raise ValueError(f"method {method} has no parameter "
+                         f"{', '.join(map(named, unknown))}; its parameters are: "
+                         f"{', '.join(sorted(valid))}")
     return est.set_params(**params)
 
 
