@@ -36,6 +36,7 @@ THEN positive
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import numbers
 import re
@@ -1141,10 +1142,16 @@ class RuleSet:
                 cols[j] = cond.holds(X[key].to_numpy() if frame else arr[:, key])
         for key, members in onehot.items():
             values = X[key].to_numpy() if frame else arr[:, key]
-            held = category_matches(values.astype(object),
-                                    [self.conditions[j].value for j in members])
+            cats = [self.conditions[j].value for j in members]
+            held = category_matches(values.astype(object), cats)
             held[missing_mask(values)] = 0
+            first: dict[Any, int] = {}   # a condition repeated reads its first copy's column
+            for c, cat in enumerate(cats):
+                with contextlib.suppress(TypeError):
+                    first.setdefault(cat, c)
             for c, j in enumerate(members):
+                with contextlib.suppress(TypeError):
+                    c = first.get(cats[c], c)
                 cols[j] = held[:, c]
         n = len(X)
         return np.stack(cols, axis=1) if cols else np.zeros((n, 0), dtype=np.uint8)

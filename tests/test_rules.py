@@ -258,3 +258,16 @@ def test_raw_binarize_agrees_with_the_binarizer_on_categories(fit, new):
     test = pd.DataFrame({"c": pd.Series(new, dtype=object), **others(len(new), 1)})
     rs = RuleSet([], "dnf", len(tb.conditions_), tb.conditions_)
     np.testing.assert_array_equal(rs.binarize(test), tb.transform(test))
+
+
+def test_raw_binarize_reads_a_repeated_category_condition_in_each_copy():
+    """Hand-made conditions may name one category twice: each copy holds where it holds
+    (the feature's one-hot conditions are read together, once)."""
+    conds = [Condition("c", "==", "a", 0, "categorical"),
+             Condition("c", "==", "b", 0, "categorical"),
+             Condition("c", "==", "a", 0, "categorical")]
+    rs = RuleSet([], "dnf", 3, conds)
+    got = rs.binarize(np.array([["a"], ["b"], [None], ["z"]], dtype=object))
+    assert got.tolist() == [[1, 0, 1], [0, 1, 0], [0, 0, 0], [0, 0, 0]]
+    assert got.tolist() == np.stack([c.holds(np.array(["a", "b", None, "z"], dtype=object))
+                                     for c in conds], axis=1).tolist()
