@@ -313,9 +313,12 @@ def test_rc2_answers_although_building_or_a_core_ignores_the_clock(monkeypatch, 
     """
     from pysat.examples import rc2 as pysat_rc2
 
+    from satrules.backends import rc2 as backend_rc2
+
     release = threading.Event()
-    if where == "build":
-        monkeypatch.setattr(pysat_rc2, "RC2", _blocking(release))
+    if where == "build":   # the backend builds PySAT's RC2 through its own subclasses
+        blocking = _blocking(release)
+        monkeypatch.setattr(backend_rc2, "_rc2_classes", lambda: (blocking, blocking))
     else:
         monkeypatch.setattr(pysat_rc2.RC2, "compute", _blocking(release))
     try:
