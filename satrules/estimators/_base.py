@@ -747,8 +747,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(
-                f"y has only 1 class ({self.classes_[0]!r}); Classifier can't train when only "
-                "one class is present"
+                f"y has only 1 class ({self.classes_.tolist()[0]!r}); Classifier can't train "
+                "when only one class is present"
             )
         if len(self.classes_) > 2 and self.multi_class == "error":
             raise ValueError(f"{type(self).__name__} with multi_class='error' needs 2 classes, "

@@ -542,8 +542,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         self._check_params()
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
-            raise ValueError(f"CDPRClassifier needs at least 2 classes in y, got "
-                             f"{len(self.classes_)} class")
+            raise ValueError(f"y has only 1 class ({self.classes_.tolist()[0]!r}); CDPRClassifier "
+                             "needs at least 2 classes to learn rules that tell them apart")
         if self.default_class is not None and self.default_class not in self.classes_:
             raise ValueError(f"default_class {self.default_class!r} is not one of the "
                              f"classes {self.classes_.tolist()}")

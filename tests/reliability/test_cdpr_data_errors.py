@@ -67,9 +67,10 @@ def test_empty_input_and_length_mismatch(frame):
 
 
 def test_single_class(frame):
-    """One class in y raises ValueError naming the class count."""
+    """One class in y raises ValueError naming the class and the count needed (as IMLI's
+    and IMLIB's do)."""
     X, _ = frame
-    with pytest.raises(ValueError, match="at least 2 classes"):
+    with pytest.raises(ValueError, match=r"only 1 class \('yes'\).*at least 2 classes"):
         _clf().fit(X, np.full(len(X), "yes"))
 
 

@@ -82,9 +82,12 @@ def test_empty_input(make, shape, frame):
 
 
 def test_single_class():
-    """A single class in y raises ValueError naming it."""
+    """A single class in y raises ValueError naming it (as a plain value, not numpy's
+    ``np.str_('yes')``)."""
     with pytest.raises(ValueError, match="only 1 class"):
         imli().fit(good_frame(), np.zeros(6))
+    with pytest.raises(ValueError, match=r"only 1 class \('yes'\)"):
+        imli().fit(good_frame(), np.array(["yes"] * 6))
 
 
 def test_length_mismatch():
