@@ -801,3 +801,15 @@ def test_encode_cdprl_with_a_fixed_alpha_keeps_the_held_out_null_test(csv_path, 
     assert est.null_test_["passed"] == (est.null_test_["training_passed"]
                                         and clf.held_out_test_["passed"])
     assert est.result_.coverage == clf.result_.coverage
+
+
+def test_q_is_short_for_quiet(csv_path, tmp_path):
+    """``-q`` is ``--quiet`` in learn, sweep and demo (what a user types first)."""
+    from satrules.cli import build_parser
+
+    parser = build_parser()
+    learn = parser.parse_args(["learn", str(csv_path), "--target", "bought", "--method",
+                               "imli", "--out", str(tmp_path / "r.json"), "-q"])
+    sweep = parser.parse_args(["sweep", str(csv_path), "--target", "bought", "--method",
+                               "imli", "--out", str(tmp_path / "r.csv"), "-q"])
+    assert learn.quiet and sweep.quiet and parser.parse_args(["demo", "-q"]).quiet

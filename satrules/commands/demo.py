@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "every machine)")
     p.add_argument("--test-size", type=float, default=0.25, help="default 0.25")
     p.add_argument("--random-state", type=int, default=0, help="default 0")
-    p.add_argument("--quiet", action="store_true", help="no progress bar (drawn on stderr, "
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (drawn on stderr, "
                                                          "only on a terminal)")
     p.set_defaults(func=run)
 

@@ -618,7 +618,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "feature: a misclassified row costs its weight (IMLI, IMLIB), or a "
                         "row counts that many times (CDPR)")
     p.add_argument("--out", metavar="rules.json", help="write the fitted rule set here")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
 

@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_ordered_argument(p)
     add_na_argument(p)
     p.add_argument("--out", required=True, metavar="results.csv", help=".csv or .parquet")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
