@@ -105,7 +105,7 @@ from satrules.estimators._checks import (
     check_missing_labels,
     validate_columns,
 )
-from satrules.estimators._explain import ExplainMixin, first_true, pick
+from satrules.estimators._explain import ExplainMixin, append_by_group, first_true, pick
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
 from satrules.estimators._proba import RegionProbaMixin
@@ -1075,10 +1075,13 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             rows = decided & (chosen == c)
             rule[rows], reason[rows] = _rule_reasons(self.rules_[self.classes_[c]], Xb[rows],
                                                      self.classes_[c])
-        for r in np.flatnonzero(fires.sum(axis=1) > 1):   # a tie the priority order broke
-            others = [str(self.classes_[c]) for c in order if fires[r, c] and c != chosen[r]]
-            reason[r] += (f" (the rules for {', '.join(others)} hold too; "
-                          f"{self.classes_[chosen[r]]} comes first)")
+        def tie(pattern: np.ndarray) -> str:   # a tie the priority order broke
+            firing = [c for c in order if pattern[c]]
+            others = ", ".join(str(self.classes_[c]) for c in firing[1:])
+            return f" (the rules for {others} hold too; {self.classes_[firing[0]]} comes first)"
+
+        ties = np.flatnonzero(fires.sum(axis=1) > 1)
+        append_by_group(reason, ties, fires[ties], tie)
         return self.classes_[chosen], rule, reason
 
     def _evaluate(self, Xb: np.ndarray) -> np.ndarray:

@@ -44,7 +44,7 @@ from satrules.binarize import (
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._base import PROGRESS_DELAY
 from satrules.estimators._checks import check_label_types, check_missing_labels
-from satrules.estimators._explain import ExplainMixin, pick
+from satrules.estimators._explain import ExplainMixin, append_by_group, pick
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
 from satrules.estimators._proba import RegionProbaMixin
@@ -829,9 +829,11 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         rule = np.where(voters.any(axis=1), best, -1).astype(np.intp)
         reason = pick(texts, rule, "no rule covers the row")
         more = voters.sum(axis=1) - 1
-        for r in np.flatnonzero(more > 0):
-            rules = "rule" if more[r] == 1 else "rules"
-            reason[r] += f" (and {more[r]} more {rules} for {prediction[r]})"
+        rows = np.flatnonzero(more > 0)
+        label = np.searchsorted(self.classes_, prediction[rows])
+        append_by_group(reason, rows, np.column_stack([more[rows], label]),
+                        lambda key: f" (and {key[0]} more {'rule' if key[0] == 1 else 'rules'} "
+                                    f"for {self.classes_[key[1]]})")
         return prediction, rule, reason
 
     def _predict_encoded(self, encoded):
