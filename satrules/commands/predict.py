@@ -72,7 +72,12 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"target column {target!r} is not in {args.data!r}; "
                          f"{column_hint(target, frame.columns)}")
     columns = _training_columns(est, frame, args.data)
-    pred = est.predict(columns)
+    why = None
+    if args.explain:
+        if not hasattr(est, "explain"):
+            raise ValueError(f"{args.rules} holds a model that cannot explain its predictions")
+        why = est.explain(columns)   # its predictions are predict's: the rows are read once
+    pred = est.predict(columns) if why is None else why["prediction"].to_numpy()
     out = frame.copy()
     if args.keep_target and labels is not None:
         out[target] = labels
@@ -81,10 +86,7 @@ def run(args: argparse.Namespace) -> int:
         proba = est.predict_proba(columns)
         for k, label in enumerate(est.classes_.tolist()):
             out[f"P({label})"] = proba[:, k].round(6)
-    if args.explain:
-        if not hasattr(est, "explain"):
-            raise ValueError(f"{args.rules} holds a model that cannot explain its predictions")
-        why = est.explain(columns)
+    if why is not None:
         out["rule"], out["reason"] = why["rule"].to_numpy(), why["reason"].to_numpy()
     if args.out:
         with serialization.atomic_write(args.out, newline="") as fh:
