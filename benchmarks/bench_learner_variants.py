@@ -122,6 +122,12 @@ VARIANTS = {
     "prune": {"_prune": True},
     "no-dates": {"_no_dates": True},
     "rules-3": {"n_rules": 3},
+    "drop-rules": {"_prune": "rules", "extra_rules": 0},
+    "rules-3-drop": {"n_rules": 3, "_prune": "rules", "extra_rules": 0},
+    "no-extra-rules": {"extra_rules": 0},
+    "grow-1": {"extra_rules": 1},
+    "grow-2": {"extra_rules": 2},
+    "grow-5": {"extra_rules": 5},
     "rules-4": {"n_rules": 4},
     "levels-rows10": {"_levels": lambda n: max(10, min(200, n // 10))},
     "null-test": {"null_test": True, "sign_test": "normal"},
@@ -209,7 +215,15 @@ def run(job: tuple) -> dict:
         binarize.date_days, binarize._level_limit = days, level_limit
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
-            "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3)}
+            "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3),
+            **_size(est)}
+
+
+def _size(est) -> dict:
+    """Rules and literals of a fitted learner (summed over the classes of one-vs-rest)."""
+    rules = getattr(est, "est", est).rules_
+    sets = rules.values() if isinstance(rules, dict) else [rules]
+    return {"rules": sum(r.n_rules for r in sets), "literals": sum(r.n_literals for r in sets)}
 
 
 class _Flipped:
@@ -298,11 +312,17 @@ def write(rows: list[dict], method: str, argv: list[str], out: Path | None = Non
     def mean(v, d, field):
         return float(np.mean([r[field] for r in rows if r["variant"] == v and r["dataset"] == d]))
 
+    def size(v, field):   # rows written before the size columns have none
+        if not all(field in r for r in rows if r["variant"] == v):
+            return ""
+        return f"{np.mean([mean(v, d, field) for d in datasets]):.2f}"
+
     summary = []
     for v in variants:
         per = [mean(v, d, "test_acc") for d in datasets]
         summary.append([v, f"{np.mean(per):.4f}",
                         f"{np.mean([mean(v, d, 'train_acc') for d in datasets]):.4f}",
+                        size(v, "rules"), size(v, "literals"),
                         f"{np.mean([mean(v, d, 'cpu_s') for d in datasets]):.2f}",
                         *(paired(rows, v, variants[0]) if v != variants[0] else ("", ""))])
     seeds = sorted({r["seed"] for r in rows})
@@ -311,7 +331,8 @@ def write(rows: list[dict], method: str, argv: list[str], out: Path | None = Non
              f"({len(datasets)} data sets, seeds {seeds[0]}-{seeds[-1]}, stratified 80/20; "
              "accuracy is the mean over the seeds, then over the data sets; CPU seconds per "
              "fit, on a shared machine).", "",
-             markdown_table(["variant", "test acc", "train acc", "CPU s per fit",
+             markdown_table(["variant", "test acc", "train acc", "rules", "literals",
+                             "CPU s per fit",
                              f"vs {variants[0]} (± SE)", "data sets ahead / behind"], summary),
              "", "## Test accuracy per data set", "",
              markdown_table(["dataset"] + variants,

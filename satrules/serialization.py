@@ -521,6 +521,9 @@ def decode_estimator(d: dict) -> Any:
     if unknown:
         raise SchemaError(f"field params: {cls.__name__} has no parameter "
                           f"{', '.join(map(repr, unknown))}")
+    # a parameter added since the file was written gets the value the fit had then
+    for name, value in getattr(cls, "_OLDER_FILE_PARAMS", {}).items():
+        params.setdefault(name, value)
     est = cls(**params)
     for name, value in state.items():
         setattr(est, name, value)

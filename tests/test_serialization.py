@@ -146,6 +146,25 @@ def test_file_is_versioned_and_readable(tmp_path):
     assert "age <= 40" in doc["rules_text"] and doc["metrics"] == {"acc": 0.5}
 
 
+@pytest.mark.parametrize("name", ["IMLIClassifier", "IMLIBClassifier"])
+def test_a_file_older_than_extra_rules_loads_with_the_fit_it_had(name, tmp_path):
+    """A file written before ``extra_rules`` existed (no such parameter) was fitted
+    without extra rules: it loads with ``extra_rules=0``, so a refit of its parameters
+    is the fit it records; a newer file keeps the value it names."""
+    import satrules
+
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    y = np.array([0, 1, 1, 1] * 3)
+    est = getattr(satrules, name)(backend="rc2", null_test=False).fit(X, y)
+    doc = json.loads(ser.save(est, tmp_path / "new.json").read_text())
+    assert ser.load(tmp_path / "new.json").extra_rules == 2
+    del doc["estimator"]["params"]["extra_rules"]
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    old = ser.load(tmp_path / "old.json")
+    assert old.extra_rules == 0
+    assert (old.predict(X) == est.predict(X)).all()
+
+
 class _Unsavable:
     """A fitted-looking estimator whose state has no JSON form."""
 

@@ -88,6 +88,9 @@ def bool_value(text: str) -> bool:
 
 _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
+    ("--extra-rules", "extra_rules", int,
+     "rules polishing may add to the k, each passing the sign test (IMLI, IMLIB; "
+     "default 2)"),
     ("--rule-type", "rule_type", str, "cnf or dnf (IMLI)"),
     ("--rule-class", "rule_class", str,
      "the class two-class rules describe, IF rules THEN this class, or auto: the class "

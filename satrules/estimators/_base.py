@@ -574,8 +574,12 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     #: won the selection (an experiment: ``polish-found`` in bench_learner_variants)
     _polish_found = False
     #: every literal and rule of the final rules must pass the sign test on its own
-    #: marginal effect (:func:`~satrules.estimators._polish.prune_rules`; an experiment)
+    #: marginal effect (:func:`~satrules.estimators._polish.prune_rules`; an experiment);
+    #: ``"rules"``: only whole rules must pass it
     _prune = False
+    #: parameters added after model files were first written, with the value that gives
+    #: the behaviour of the files' fits; a file without one loads with that value
+    _OLDER_FILE_PARAMS = {"extra_rules": 0}
     #: a rare class fills a quarter of every partition (:func:`balanced_partitions`);
     #: off, partitions keep the class ratio, as in the papers
     _balance_partitions = True
@@ -629,6 +633,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             positive_int("n_partitions", self.n_partitions)
         positive_int("partition_size", self.partition_size, allow_none=True)
         positive_int("n_passes", self.n_passes)
+        extra = getattr(self, "extra_rules", 0)
+        if isinstance(extra, bool) or not isinstance(extra, numbers.Integral) or extra < 0:
+            raise ValueError(f"extra_rules must be an integer >= 0, got {extra!r}")
         z = getattr(self, "significance", 0.0)
         if isinstance(z, bool) or not isinstance(z, numbers.Real) or not z >= 0 \
                 or not math.isfinite(z):
@@ -1013,7 +1020,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         z = float(getattr(self, "significance", 0.0))
         Xbool = _bool_view(Xb)
         if polish:
-            starts = [(best, best.n_rules)]
+            starts = [(best, best.n_rules + int(self.extra_rules))]
             if self._polish_from_empty:   # also when best is empty (max_rules was 0)
                 starts.append((RuleSet([], best.kind, Xb.shape[1]), int(self.n_rules)))
             if self._polish_found and best_at["constant"] is not None and found is not None:
@@ -1029,7 +1036,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     record["polished_from"] = best_obj
                     best, record["objective"] = polished, obj
         if self._prune and z > 0:
-            pruned = self._final_rules(prune_rules(best, Xbool, y, z, self.sign_test, weights))
+            pruned = self._final_rules(prune_rules(best, Xbool, y, z, self.sign_test, weights,
+                                                   literals=self._prune != "rules"))
             if pruned.n_literals != best.n_literals:
                 record["pruned_from"] = record["objective"]
                 best, record["objective"] = pruned, self._objective(pruned, Xb, y, weights)

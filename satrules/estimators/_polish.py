@@ -16,9 +16,10 @@ objective with single-literal moves,
 * add a one-literal rule, within ``max_rules``,
 
 taking the move that lowers the objective most, until none does.  The
-estimators pass ``max_rules`` = the selected rule count, so they only refine the
-rules the solver found and never grow one from nothing (on thousands of rows a
-rule fitting a handful of them overfits).  Every move
+estimators pass ``max_rules`` = the selected rule count plus their ``extra_rules``
+(default 2), and their ``significance`` as ``min_z``: a rule is added only when the
+rows it changes pass the sign test (on thousands of rows, a rule that fits a handful
+of them would overfit).  Every move
 strictly lowers the objective, so the result is never worse on the training
 data than the input and the loop ends.  A CNF is polished through its De
 Morgan dual (a DNF of the negated literals for the negated labels: same errors,
@@ -140,7 +141,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
 
 
 def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
-                sign_test: str = "exact", sample_weight: np.ndarray | None = None) -> RuleSet:
+                sign_test: str = "exact", sample_weight: np.ndarray | None = None,
+                literals: bool = True) -> RuleSet:
     """Return ``rules`` without the literals and rules that do not pay their way.
 
     The partition solves and polishing add a literal whenever it lowers the objective
@@ -164,6 +166,8 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
     sign_test : {"exact", "normal"}
     sample_weight : ndarray of shape (n_samples,), optional
         Positive row weights (the weighted sign test of :func:`significant`).
+    literals : bool
+        Test the literals too; False tests (and drops) whole rules only.
 
     Returns
     -------
@@ -187,7 +191,8 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
     X = np.asarray(Xb).astype(bool, copy=False)
     y = np.asarray(y).astype(bool, copy=False)
     if rules.kind == "cnf":
-        out = prune_rules(rules.negate(), X, ~y, min_z, sign_test, sample_weight).negate()
+        out = prune_rules(rules.negate(), X, ~y, min_z, sign_test, sample_weight,
+                          literals).negate()
         return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
     weights = _Weights(len(y), sample_weight)
     terms = [list(rule.literals) for rule in rules.rules]
@@ -201,7 +206,7 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
                     others |= c
             alone = covers[j] & ~others
             parts = [(("drop", j, None), weights.total(alone & y), weights.total(alone & ~y))]
-            for t in range(len(term) if len(term) > 1 else 0):
+            for t in range(len(term) if literals and len(term) > 1 else 0):
                 freed = _term_cover(X, term[:t] + term[t + 1:]) & ~covers[j] & ~others
                 parts.append((("remove", j, t), weights.total(freed & ~y),
                               weights.total(freed & y)))

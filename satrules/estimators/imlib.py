@@ -37,7 +37,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     Parameters
     ----------
     n_rules : int, default=2
-        ``k``: the number of rules; each holds at least one literal.
+        ``k``: the number of rules each partition's solve learns; each holds at least one
+        literal.  Polishing may add up to ``extra_rules`` more.
     max_literals_per_rule : int, default=3
         ``l``: literal slots per rule, which keeps the rules balanced.
     data_fidelity : float, default=10
@@ -127,12 +128,16 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         for :class:`~satrules.estimators.imli.IMLIClassifier`.
     polish : bool, default=True
         After the selection, improve the chosen rules on the whole training set by
-        single-literal moves (add, remove or replace a literal, drop a rule; never a new rule;
-        every rule within ``max_literals_per_rule``) while the whole-training-set
-        objective falls, so the result is a local optimum of that objective
-        (``satrules/estimators/_polish.py``).  Never worse on the training data;
-        ``best_partition_["polished_from"]`` holds the objective before.  ``False``
+        single-literal moves (add, remove or replace a literal, drop a rule, add a rule of
+        one literal within ``extra_rules``; every rule within ``max_literals_per_rule``)
+        while the whole-training-set objective falls, so the result is a local optimum of
+        that objective (``satrules/estimators/_polish.py``).  Never worse on the training
+        data; ``best_partition_["polished_from"]`` holds the objective before.  ``False``
         returns the best partition's rules as they are.
+    extra_rules : int, default=2
+        Rules polishing may add to the selected ones (at most ``n_rules + extra_rules``
+        rules), each within ``max_literals_per_rule`` and each passing the
+        ``significance`` test; as for :class:`~satrules.estimators.imli.IMLIClassifier`.
     significance : float, default=2.0
         Level of the one-sided sign test that keeps noise out of the rules, as a z value
         (2: p <= 0.0228).  A polishing move (and, with ``null_test``, the final rules
@@ -243,7 +248,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr", polish=True,
                  significance=2.0, sign_test="exact", null_test=True,
-                 class_weight=None, rule_class=None):
+                 class_weight=None, rule_class=None, extra_rules=2):
         self.n_rules = n_rules
         self.max_literals_per_rule = max_literals_per_rule
         self.data_fidelity = data_fidelity
@@ -269,6 +274,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         self.null_test = null_test
         self.class_weight = class_weight
         self.rule_class = rule_class
+        self.extra_rules = extra_rules
 
     def _check_params(self) -> None:
         for name in ("n_rules", "max_literals_per_rule"):

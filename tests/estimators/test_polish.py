@@ -84,14 +84,14 @@ def test_polish_is_a_local_optimum_and_never_worse(instance, min_z, replace, sig
             assert not significant(fixed, broken, min_z, sign_test), (other, fixed, broken)
 
 
-def _parts_pass(rules, X, y, min_z, sign_test, w=None):
-    """Brute force: does every rule, and every literal of a rule of two or more, change
-    some predictions, and pass the sign test on the rows it changes?  With row weights
-    ``w``, the weighted sign test."""
+def _parts_pass(rules, X, y, min_z, sign_test, w=None, literals=True):
+    """Brute force: does every rule, and every literal of a rule of two or more (unless
+    ``literals`` is false), change some predictions, and pass the sign test on the rows
+    it changes?  With row weights ``w``, the weighted sign test."""
     now = rules.evaluate(X)
     terms = [list(r.literals) for r in rules.rules]
     without = [terms[:j] + terms[j + 1:] for j in range(len(terms))]
-    without += [terms[:j] + [t[:i] + t[i + 1:]] + terms[j + 1:]
+    without += [] if not literals else [terms[:j] + [t[:i] + t[i + 1:]] + terms[j + 1:]
                 for j, t in enumerate(terms) if len(t) > 1 for i in range(len(t))]
     for ts in without:
         other = RuleSet([Rule(tuple(t)) for t in ts], "dnf", rules.n_columns).evaluate(X)
@@ -124,6 +124,18 @@ def test_prune_keeps_only_significant_parts(instance, min_z, sign_test):
     assert prune_rules(start, X, y, 0.0) == start
     cnf = prune_rules(start.negate(), X, ~y, min_z, sign_test)
     assert np.array_equal(cnf.evaluate(X), ~pruned.evaluate(X))
+
+
+@settings(max_examples=100, deadline=None)
+@given(_instances(), st.sampled_from([1.0, 2.0]), st.sampled_from(["exact", "normal"]))
+def test_prune_of_rules_only_keeps_the_literals(instance, min_z, sign_test):
+    """``literals=False`` drops whole rules, never a literal: the result is a subset of the
+    input's rules, each of which passes the sign test on the rows only it covers."""
+    X, y, start, *_ = instance
+    pruned = prune_rules(start, X, y, min_z, sign_test, literals=False)
+    assert _parts_pass(pruned, X, y, min_z, sign_test, literals=False)
+    assert all(rule in start.rules for rule in pruned.rules)
+    assert prune_rules(pruned, X, y, min_z, sign_test, literals=False) == pruned
 
 
 def test_prune_removes_a_literal_resting_on_one_row():
@@ -199,7 +211,8 @@ def test_estimators_polish_never_worse_and_keep_limits(make):
     if "polished_from" in polished.best_partition_:
         assert polished.best_partition_["polished_from"] == plain.best_partition_["objective"]
         assert polished.best_partition_["objective"] < plain.best_partition_["objective"]
-    assert polished.rules_.n_rules <= plain.rules_.n_rules   # refines, never grows
+    # refines, and grows by extra_rules at most
+    assert polished.rules_.n_rules <= plain.rules_.n_rules + polished.extra_rules
     if isinstance(polished, IMLIBClassifier):
         assert polished.rules_.max_rule_size <= 2
     Xb = polished.binarizer_.transform(X)
@@ -226,9 +239,45 @@ def test_estimators_never_grow_a_rule_from_nothing(monkeypatch):
     y[:3] = 1 - y[:3]                        # and the rule (x0) would beat it
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        clf = IMLIClassifier(n_rules=2, random_state=0).fit(X, y)
+        clf = IMLIClassifier(n_rules=2, random_state=0, extra_rules=0).fit(X, y)
     assert clf.best_partition_["constant"] == "always false"
     assert clf.rules_.n_rules == 0 and not clf.predict(X).any()
+
+
+@pytest.mark.parametrize("base", [IMLIClassifier, IMLIBClassifier])
+def test_extra_rules_grow_the_rules_two_are_too_few_for(base):
+    """The label is x0 OR x1 OR x2 OR x3: with one rule per solve, polishing adds the
+    other three only when ``extra_rules`` allows them, one rule per allowed extra, and
+    ``extra_rules=0`` keeps the selected count."""
+    rng = np.random.default_rng(3)
+    X = (rng.random((400, 6)) < 0.15).astype(int)
+    y = X[:, :4].any(axis=1).astype(int)
+    fits = {extra: base(n_rules=1, extra_rules=extra, backend="rc2", random_state=0,
+                        rule_class=1).fit(X, y) for extra in (0, 1, 3)}
+    assert fits[0].rules_.n_rules == 1
+    assert fits[1].rules_.n_rules == 2
+    assert fits[3].rules_.n_rules == 4 and fits[3].score(X, y) == 1.0
+    objectives = [fits[e].best_partition_["objective"] for e in (0, 1, 3)]
+    assert objectives[0] > objectives[1] > objectives[2]
+
+
+def test_extra_rules_add_nothing_on_noise():
+    """On labels drawn independently of X no added rule passes the sign test: the fit
+    with ``extra_rules=5`` is the fit with 0."""
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 2, size=(600, 12))
+    y = rng.integers(0, 2, size=600)
+    plain = IMLIClassifier(extra_rules=0, backend="rc2", random_state=0,
+                           null_test=False).fit(X, y)
+    grown = IMLIClassifier(extra_rules=5, backend="rc2", random_state=0,
+                           null_test=False).fit(X, y)
+    assert grown.rules_ == plain.rules_
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, True, "2"])
+def test_bad_extra_rules_are_named(value):
+    with pytest.raises(ValueError, match="extra_rules"):
+        IMLIClassifier(extra_rules=value).fit(np.eye(4), [0, 1, 0, 1])
 
 
 def test_replace_moves_a_literal_that_removal_and_addition_cannot():
@@ -251,7 +300,9 @@ def test_polishing_from_the_empty_rule_set_too_is_never_worse(base, target, monk
     (x1 OR x2) (37.5 %: no rule, so polishing it alone may add none).  Building from no
     rule with the estimator's ``n_rules`` finds y exactly (OR) or the rule x0 (AND: a
     local optimum of the greedy moves, 7/8 of the rows right).  The better end is kept:
-    never a higher whole-training objective, the estimator's limits kept."""
+    never a higher whole-training objective, the estimator's limits kept.  (With
+    ``extra_rules`` polishing 'always false' may add rules itself: the experiment is
+    measured against ``extra_rules=0``.)"""
     import warnings
 
     import satrules.estimators._base as base_module
@@ -262,7 +313,7 @@ def test_polishing_from_the_empty_rule_set_too_is_never_worse(base, target, monk
     X = np.array(list(itertools.product([0, 1], repeat=3)) * 25)
     y = ((X[:, 0] | X[:, 1]) if target == "or" else (X[:, 0] & (X[:, 1] | X[:, 2])))
     y = y.astype(int)
-    kw = {"n_rules": 2, "random_state": 0}
+    kw = {"n_rules": 2, "random_state": 0, "extra_rules": 0}   # extra rules: see below
     if base is IMLIBClassifier:
         kw["max_literals_per_rule"] = 1 if target == "or" else 2
     variant = type("FromEmpty", (base,), {"_polish_from_empty": True})
