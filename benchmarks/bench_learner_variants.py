@@ -125,6 +125,8 @@ VARIANTS = {
     "drop-rules": {"_prune": "rules", "extra_rules": 0},
     "rules-3-drop": {"n_rules": 3, "_prune": "rules", "extra_rules": 0},
     "no-extra-rules": {"extra_rules": 0},
+    "null-per-column": {"_null_per_column": True},
+    "new-rule-per-column": {"_new_rule_per_column": True},
     "grow-1": {"extra_rules": 1},
     "grow-2": {"extra_rules": 2},
     "grow-5": {"extra_rules": 5},
@@ -151,13 +153,17 @@ def _estimator(method: str, seed: int, params: dict):
     from_empty = params.pop("_from_empty", False)
     prune = params.pop("_prune", False)
     found = params.pop("_found", False)
+    per_column = params.pop("_null_per_column", False)
+    new_rule = params.pop("_new_rule_per_column", False)
     base = IMLIClassifier if method == "imli" else IMLIBClassifier
     if method == "imlib-paper":
         params["objective"] = "paper"
-    cls = base if replace and not from_empty and not prune and not found else type(
-        f"{base.__name__}Variant", (base,),
-        {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune,
-         "_polish_found": found})
+    cls = base if replace and not from_empty and not prune and not found \
+        and not per_column and not new_rule else type(
+            f"{base.__name__}Variant", (base,),
+            {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune,
+             "_polish_found": found, "_null_per_column": per_column,
+             "_new_rule_per_column": new_rule})
     return cls(random_state=seed, **params)
 
 

@@ -559,6 +559,13 @@ def _check_unique_columns(X: Any) -> None:
             raise ValueError(f"duplicate column names: {dups}")
 
 
+def _bonferroni(z: float, m: int) -> float:
+    """The z level of a one-sided test at ``z``'s level divided among ``m`` tests."""
+    from scipy.stats import norm
+
+    return float(norm.isf(norm.sf(z) / m)) if z > 0 else z
+
+
 class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMixin,
                                 BaseEstimator,
                                 metaclass=ABCMeta):
@@ -577,6 +584,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     #: marginal effect (:func:`~satrules.estimators._polish.prune_rules`; an experiment);
     #: ``"rules"``: only whole rules must pass it
     _prune = False
+    #: the null test's level corrected for the number of candidate literals (an experiment)
+    _null_per_column = False
+    #: a rule polishing adds must pass that corrected level (an experiment)
+    _new_rule_per_column = False
     #: parameters added after model files were first written, with the value that gives
     #: the behaviour of the files' fits; a file without one loads with that value
     _OLDER_FILE_PARAMS = {"extra_rules": 0}
@@ -852,6 +863,23 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         return bool(getattr(self, "null_test", False)) and \
             float(getattr(self, "significance", 0.0)) > 0
 
+    def _new_rule_significance(self, n_columns: int) -> float | None:
+        """The z level a rule polishing adds must pass (None: ``significance``); with
+        ``_new_rule_per_column`` (an experiment) Bonferroni-corrected for the
+        ``2 * n_columns`` literals it is chosen from."""
+        if not self._new_rule_per_column or n_columns < 1:
+            return None
+        return _bonferroni(float(self.significance), 2 * n_columns)
+
+    def _null_significance(self, n_columns: int) -> float:
+        """The z level of the null test; with ``_null_per_column`` (an experiment) the
+        level is Bonferroni-corrected for the ``2 * n_columns`` literals the rules were
+        chosen from."""
+        z = float(self.significance)
+        if not self._null_per_column or n_columns < 1:
+            return z
+        return _bonferroni(z, 2 * n_columns)
+
     def _null_test(self, fitted: dict, records: dict, Xb: np.ndarray, y: np.ndarray,
                    weights: np.ndarray | None = None) -> None:
         """Replace the rules of every class by a constant prediction of the most frequent
@@ -877,7 +905,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         totals = self.class_counts_ if weights is None else \
             np.bincount(y, weights=weights, minlength=len(self.class_counts_))
         majority = int(np.argmax(totals))
-        if beats_constant(predicted, y, majority, float(self.significance),
+        if beats_constant(predicted, y, majority, self._null_significance(Xb.shape[1]),
                           self.sign_test, weights)[2]:
             return
         false, true = self._trivial_rule_sets(Xb.shape[1])
@@ -1030,7 +1058,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     start, Xbool, y, self.data_fidelity, self._literal_weight(),
                     max_literals=self._max_literals(), max_rules=max_rules,
                     deadline=budget["deadline"], min_z=z, replace=self._polish_replace,
-                    sign_test=self.sign_test, sample_weight=weights))
+                    sign_test=self.sign_test, sample_weight=weights,
+                    new_rule_z=self._new_rule_significance(Xb.shape[1])))
                 obj = self._objective(polished, Xb, y, weights)
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj

@@ -51,7 +51,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
                  literal_weight: float = 1.0, max_literals: int | None = None,
                  max_rules: int | None = None, deadline: float | None = None,
                  max_moves: int = 1000, min_z: float = 0.0, replace: bool = False,
-                 sign_test: str = "exact", sample_weight: np.ndarray | None = None) -> RuleSet:
+                 sign_test: str = "exact", sample_weight: np.ndarray | None = None,
+                 new_rule_z: float | None = None) -> RuleSet:
     """Return ``rules`` improved by single-literal moves on ``(Xb, y)``.
 
     The objective is ``data_fidelity * errors + literal_weight * literals``, as in the
@@ -89,6 +90,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     sample_weight : ndarray of shape (n_samples,), optional
         Positive row weights: errors and the sign test's ``fixed`` and ``broken`` are
         weighted sums (the test then is the weighted one of :func:`significant`).
+    new_rule_z : float, optional
+        The level a new rule must pass instead of ``min_z``.
 
     Returns
     -------
@@ -110,7 +113,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     if rules.kind == "cnf":   # a CNF for y is the negation of a DNF for ~y
         dual = polish_rules(rules.negate(), X, ~y, data_fidelity, literal_weight,
                             max_literals, max_rules, deadline, max_moves, min_z, replace,
-                            sign_test, sample_weight)
+                            sign_test, sample_weight, new_rule_z)
         out = dual.negate()
         return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
     lam, w = float(data_fidelity), float(literal_weight)
@@ -121,7 +124,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
         if deadline is not None and time.monotonic() >= deadline:
             break
         move = _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z,
-                          replace, sign_test, weights)
+                          replace, sign_test, weights,
+                          min_z if new_rule_z is None else new_rule_z)
         if move is None:
             break
         kind, j, arg = move
@@ -387,7 +391,7 @@ def beats_constant(predicted, y, constant, min_z: float, sign_test: str = "exact
 
 
 def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, replace=False,
-               sign_test="exact", weights=None):
+               sign_test="exact", weights=None, new_rule_z=None):
     """Return the move that lowers the objective most, or None (a local optimum).
 
     Only moves whose flipped predictions pass :func:`significant` are considered.  Every
@@ -425,10 +429,10 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
         if weights.significant(fixed, broken, min_z, sign_test):
             consider(lam * weights.total(prediction != y)[0] + w * literals, move)
 
-    def consider_columns(fixed, broken, errors, literals, make):
+    def consider_columns(fixed, broken, errors, literals, make, z=min_z):
         # the best column (either polarity) among those whose flips are significant
         for f, b, err, negated in zip(fixed, broken, errors, (False, True), strict=True):
-            value = np.where(weights.significant(f, b, min_z, sign_test), lam * err[0],
+            value = np.where(weights.significant(f, b, z, sign_test), lam * err[0],
                              np.inf)
             c = int(np.argmin(value))
             if np.isfinite(value[c]):
@@ -478,5 +482,6 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
         fixed = (ones_pos, n_pos - ones_pos)               # positives newly covered
         broken = (ones_neg, n_neg - ones_neg)              # negatives newly covered
         errors = (base + ones_neg + n_pos - ones_pos, base + (n_neg - ones_neg) + ones_pos)
-        consider_columns(fixed, broken, errors, n_lits + 1, lambda lit: ("new", None, lit))
+        consider_columns(fixed, broken, errors, n_lits + 1, lambda lit: ("new", None, lit),
+                         min_z if new_rule_z is None else new_rule_z)
     return best

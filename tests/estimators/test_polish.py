@@ -274,6 +274,28 @@ def test_extra_rules_add_nothing_on_noise():
     assert grown.rules_ == plain.rules_
 
 
+@settings(max_examples=60, deadline=None)
+@given(_instances(), st.sampled_from([1.0, 2.0]))
+def test_new_rule_z_holds_only_new_rules_to_its_level(instance, min_z):
+    """``new_rule_z=None`` is ``min_z``; an unreachable level adds no rule; the Bonferroni
+    level of the
+    ``_new_rule_per_column`` experiment is ``significance`` for one test and grows with
+    the number of tests."""
+    from satrules.estimators._base import _bonferroni
+
+    X, y, start, lam, max_literals, _ = instance
+    room = start.n_rules + 2
+    plain = polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=room,
+                         min_z=min_z)
+    assert polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=room,
+                        min_z=min_z, new_rule_z=min_z) == plain
+    never = polish_rules(start, X, y, lam, max_literals=max_literals, max_rules=room,
+                         min_z=min_z, new_rule_z=np.inf)
+    assert never.n_rules <= start.n_rules
+    assert _bonferroni(min_z, 1) == pytest.approx(min_z)
+    assert min_z < _bonferroni(min_z, 10) < _bonferroni(min_z, 1000)
+
+
 @pytest.mark.parametrize("value", [-1, 1.5, True, "2"])
 def test_bad_extra_rules_are_named(value):
     with pytest.raises(ValueError, match="extra_rules"):
