@@ -813,3 +813,16 @@ def test_q_is_short_for_quiet(csv_path, tmp_path):
     sweep = parser.parse_args(["sweep", str(csv_path), "--target", "bought", "--method",
                                "imli", "--out", str(tmp_path / "r.csv"), "-q"])
     assert learn.quiet and sweep.quiet and parser.parse_args(["demo", "-q"]).quiet
+
+
+@pytest.mark.parametrize("method", ["imli", "imlib"])
+def test_learn_passes_extra_rules(method, tiny_csv, tmp_path, capsys):
+    """``--extra-rules N`` reaches the estimator (and its saved file); the default is 2."""
+    for flags, expected in (([], 2), (["--extra-rules", "0"], 0), (["--extra-rules", "5"], 5)):
+        out = tmp_path / f"{method}{expected}.json"
+        assert main(["learn", str(tiny_csv), "--target", "t", "--method", method,
+                     "--backend", "rc2", "-q", *flags, "--out", str(out)]) == 0
+        est = serialization.load(out)
+        assert est.extra_rules == expected
+        assert est.rules_.n_rules <= est.n_rules + expected
+    capsys.readouterr()
