@@ -222,9 +222,11 @@ def test_estimators_polish_never_worse_and_keep_limits(make):
     assert value == polished.best_partition_["objective"]
 
 
-def test_estimators_never_grow_a_rule_from_nothing(monkeypatch):
-    """With 'always false' selected (every solve UNKNOWN here), polishing keeps it: a rule
-    grown from nothing on a large training set overfits (caravan fell below majority)."""
+def test_estimators_grow_a_rule_from_nothing_only_with_extra_rules(monkeypatch):
+    """With 'always false' selected (every solve UNKNOWN here) and ``extra_rules=0``,
+    polishing keeps it: no rule is grown from nothing unless extra rules are allowed
+    (before the sign test guarded the moves, such rules made caravan fall below the
+    majority rate)."""
     import warnings
 
     import satrules.estimators._base as base
@@ -240,8 +242,13 @@ def test_estimators_never_grow_a_rule_from_nothing(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         clf = IMLIClassifier(n_rules=2, random_state=0, extra_rules=0).fit(X, y)
+        grown = IMLIClassifier(n_rules=2, random_state=0).fit(X, y)
     assert clf.best_partition_["constant"] == "always false"
     assert clf.rules_.n_rules == 0 and not clf.predict(X).any()
+    # with the default extra_rules=2 polishing grows the significant rule x0 from nothing
+    assert [[(lit.column, lit.negated) for lit in r.literals] for r in grown.rules_.rules] \
+        == [[(0, False)]]
+    assert grown.best_partition_["objective"] < clf.best_partition_["objective"]
 
 
 @pytest.mark.parametrize("base", [IMLIClassifier, IMLIBClassifier])
