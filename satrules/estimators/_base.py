@@ -634,19 +634,19 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
 
     # ------------------------------------------------------------- validation
     def _check_common_params(self) -> None:
-        def positive_int(name, value, allow_none=False):
+        def positive_int(name, value, allow_none=False, least=1):
             if value is None and allow_none:
                 return
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+                    or value < least:
+                kind = "a positive integer" if least == 1 else f"an integer >= {least}"
+                raise ValueError(f"{name} must be {kind}, got {value!r}")
 
         if self.n_partitions != "auto":
             positive_int("n_partitions", self.n_partitions)
         positive_int("partition_size", self.partition_size, allow_none=True)
         positive_int("n_passes", self.n_passes)
-        extra = getattr(self, "extra_rules", 0)
-        if isinstance(extra, bool) or not isinstance(extra, numbers.Integral) or extra < 0:
-            raise ValueError(f"extra_rules must be an integer >= 0, got {extra!r}")
+        positive_int("extra_rules", getattr(self, "extra_rules", 0), least=0)
         z = getattr(self, "significance", 0.0)
         if isinstance(z, bool) or not isinstance(z, numbers.Real) or not z >= 0 \
                 or not math.isfinite(z):
@@ -863,22 +863,12 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         return bool(getattr(self, "null_test", False)) and \
             float(getattr(self, "significance", 0.0)) > 0
 
-    def _new_rule_significance(self, n_columns: int) -> float | None:
-        """The z level a rule polishing adds must pass (None: ``significance``); with
-        ``_new_rule_per_column`` (an experiment) Bonferroni-corrected for the
-        ``2 * n_columns`` literals it is chosen from."""
-        if not self._new_rule_per_column or n_columns < 1:
-            return None
-        return _bonferroni(float(self.significance), 2 * n_columns)
-
-    def _null_significance(self, n_columns: int) -> float:
-        """The z level of the null test; with ``_null_per_column`` (an experiment) the
-        level is Bonferroni-corrected for the ``2 * n_columns`` literals the rules were
-        chosen from."""
-        z = float(self.significance)
-        if not self._null_per_column or n_columns < 1:
-            return z
-        return _bonferroni(z, 2 * n_columns)
+    def _level(self, per_column: bool, n_columns: int) -> float:
+        """``significance``, or (``per_column``: the ``_new_rule_per_column`` and
+        ``_null_per_column`` experiments) that level Bonferroni-corrected for the
+        ``2 * n_columns`` literals the rules are chosen from."""
+        z = float(getattr(self, "significance", 0.0))
+        return _bonferroni(z, 2 * n_columns) if per_column and n_columns >= 1 else z
 
     def _null_test(self, fitted: dict, records: dict, Xb: np.ndarray, y: np.ndarray,
                    weights: np.ndarray | None = None) -> None:
@@ -905,7 +895,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         totals = self.class_counts_ if weights is None else \
             np.bincount(y, weights=weights, minlength=len(self.class_counts_))
         majority = int(np.argmax(totals))
-        if beats_constant(predicted, y, majority, self._null_significance(Xb.shape[1]),
+        if beats_constant(predicted, y, majority, self._level(self._null_per_column,
+                                                             Xb.shape[1]),
                           self.sign_test, weights)[2]:
             return
         false, true = self._trivial_rule_sets(Xb.shape[1])
@@ -1059,7 +1050,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     max_literals=self._max_literals(), max_rules=max_rules,
                     deadline=budget["deadline"], min_z=z, replace=self._polish_replace,
                     sign_test=self.sign_test, sample_weight=weights,
-                    new_rule_z=self._new_rule_significance(Xb.shape[1])))
+                    new_rule_z=self._level(self._new_rule_per_column, Xb.shape[1])))
                 obj = self._objective(polished, Xb, y, weights)
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
