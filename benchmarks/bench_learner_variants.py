@@ -58,6 +58,9 @@ Variants (``--variants``, comma-separated names):
                        sorted order) instead of the second
 ``orient-auto``        binary targets: both fits, the one of the lower whole-training
                        objective (``best_partition_["objective"]``) kept
+``grouped``            ``categories="grouped"``: a categorical feature of 10 or more levels
+                       becomes a few columns ``x in {...}`` grouping its levels by their
+                       rate of the class (two classes)
 ``whole-set``          no partitions: one CP-SAT solve of the objective over all training
                        rows, stopped after 20 s of CP-SAT's deterministic time (so the
                        result does not depend on the machine's speed), then the same
@@ -142,6 +145,7 @@ VARIANTS = {
     "whole-set": {"n_partitions": 1, "backend": ("cpsat", {"max_deterministic_time": 20.0})},
     "flipped": {"_orient": "flipped"},
     "orient-auto": {"_orient": "auto"},
+    "grouped": {"categories": "grouped"},
 }
 
 

@@ -40,6 +40,11 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   the numbers, printed in the column's own writing (``income > $52,500``, ``rate <=
   13.5%``); at transform the values must be written the same way (a plain number is an
   error: ``0.135`` for ``13.5%`` would be misread);
+* **grouped category** (``categories="grouped"``, two classes): a categorical feature
+  of at least :data:`GROUP_MIN_LEVELS` levels becomes threshold columns on its levels
+  ranked by their rate of the second class, printed as sets (``state in {CA, NY}``,
+  negation ``state not in {CA, NY}``) instead of one column per level; see
+  :func:`group_levels`;
 * **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
   number): dropped with a warning and listed in ``dropped_features_``.
 
@@ -515,6 +520,16 @@ AUTO_THRESHOLDS = 4
 
 #: how :class:`ThresholdBinarizer` places the thresholds of a numeric feature
 THRESHOLD_METHODS = ("quantile", "tree", "both")
+#: how ``ThresholdBinarizer(categories=...)`` encodes a categorical feature
+CATEGORY_ENCODINGS = ("onehot", "grouped")
+#: ``categories="grouped"`` groups a categorical feature of at least this many levels
+#: (its missing value counted as one); fewer stay one-hot (see docs/benchmarks.md,
+#: "Grouped levels")
+GROUP_MIN_LEVELS = 10
+#: a level's rate is smoothed towards the overall rate by this many pseudo-rows
+GROUP_SMOOTHING = 10.0
+#: the training rows' columns of a grouped feature come from the rates of the other folds
+GROUP_FOLDS = 5
 
 
 def _quantile_cuts(values: np.ndarray, distinct: np.ndarray, n_thresholds: int) -> np.ndarray:
@@ -955,6 +970,99 @@ def _identifier_codes(values: np.ndarray, name: str, counts: Counter | None,
                else f" with max_levels >= {n_distinct}") + ")")
 
 
+def _smoothed_rates(codes: np.ndarray, positive: np.ndarray, n_levels: int) -> np.ndarray:
+    """Each level's rate of ``positive``, smoothed towards the overall rate by
+    :data:`GROUP_SMOOTHING` pseudo-rows (the overall rate for a level without rows)."""
+    prior = positive.mean() if len(positive) else 0.5
+    n = np.bincount(codes, minlength=n_levels)
+    pos = np.bincount(codes, weights=positive, minlength=n_levels)
+    return (pos + GROUP_SMOOTHING * prior) / (n + GROUP_SMOOTHING)
+
+
+def _grouped_ops(ranks: np.ndarray, n_levels: int) -> list[str]:
+    """Per rank cut of a grouped feature, the side its column names: ``"<="`` (the levels up
+    to the cut) unless the levels above it are fewer (``">"``), so that the set printed
+    (``x in {...}``) is the shorter one."""
+    return ["<=" if r + 1 <= n_levels - r - 1 else ">" for r in np.asarray(ranks)]
+
+
+def _grouped_columns(numbers: np.ndarray, cuts: Any, ops: list[str]) -> np.ndarray:
+    """The 0/1 columns ``numbers <= cut`` or ``numbers > cut`` (per ``ops``); NaN (a level
+    not seen in fit) is in no set."""
+    cuts = np.asarray(cuts, dtype=float)[None, :]
+    below = np.array([op == "<=" for op in ops])[None, :]
+    with np.errstate(invalid="ignore"):
+        held = np.where(below, numbers[:, None] <= cuts, numbers[:, None] > cuts)
+    return held.astype(np.uint8)
+
+
+def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
+                 n_tree: int | None = None) -> tuple[tuple, np.ndarray, np.ndarray, np.ndarray]:
+    """Rank the levels of a categorical feature by their rate of the second class and cut
+    the ranks where a one-feature tree would, so that a few columns ``x in {...}`` stand
+    for many one-hot ones.
+
+    A level's rate is its share of rows of class 1, smoothed towards the overall share by
+    :data:`GROUP_SMOOTHING` pseudo-rows; the levels are ranked by it (ties by their text).
+    The cuts are chosen on **out-of-fold** rates: each training row gets its level's rate
+    on the other :data:`GROUP_FOLDS` - 1 folds (a fixed shuffle), as scikit-learn's
+    ``TargetEncoder`` does, so that a level seen on a row or two cannot look predictive
+    by its own label; the tree on those rates (:func:`_thresholds`, ``"tree"``) gives
+    rate thresholds, each then read as the last level whose whole-training rate is at
+    most it.
+
+    Parameters
+    ----------
+    values : ndarray of object
+        The feature's training values, a missing value written as ``"<missing>"``.
+    y : ndarray of int
+        Class codes 0 / 1.
+    n_thresholds, n_tree : int
+        As for :func:`_thresholds`.
+
+    Returns
+    -------
+    levels : tuple of str
+        The levels (:func:`~satrules.rules.level_key`), lowest rate first.
+    rank_cuts : ndarray of float
+        Ascending ranks: column ``j`` is ``rank <= rank_cuts[j]`` (0 to
+        ``len(levels) - 2``).
+    rate_cuts : ndarray of float
+        The rate thresholds behind them.
+    train_rates : ndarray of float
+        The out-of-fold rate of each training row: its columns are
+        ``train_rates <= rate_cuts[j]``.
+
+    Examples
+    --------
+    >>> rng = np.random.RandomState(0)
+    >>> x = rng.choice(list("abcdefghijkl"), 600).astype(object)
+    >>> y = np.isin(x, list("aeiou")).astype(int)
+    >>> levels, ranks, _, _ = group_levels(x, y, 4)
+    >>> sorted(levels[int(ranks[-1]) + 1:])    # the levels of the highest rates
+    ['a', 'e', 'i']
+    """
+    from sklearn.model_selection import KFold
+
+    keys = np.array([level_key(v) for v in values], dtype=object)
+    names, codes = np.unique(keys, return_inverse=True)
+    codes = codes.reshape(-1)
+    positive = (np.asarray(y) == 1).astype(np.float64)
+    rate = _smoothed_rates(codes, positive, len(names))
+    order = np.lexsort((names, rate))    # by rate, ties by text
+    train_rates = rate[codes]
+    if len(values) >= 2:
+        folds = KFold(min(GROUP_FOLDS, len(values)), shuffle=True, random_state=0)
+        for rest, fold in folds.split(values):
+            train_rates[fold] = _smoothed_rates(codes[rest], positive[rest],
+                                                len(names))[codes[fold]]
+    rate_cuts = _thresholds(train_rates, n_thresholds, y, "tree", short=False, n_tree=n_tree)
+    ranks = np.searchsorted(rate[order], rate_cuts, side="right") - 1.0
+    keep = (ranks >= 0) & (ranks < len(names) - 1)
+    ranks, first = np.unique(ranks[keep], return_index=True)
+    return tuple(names[order].tolist()), ranks, rate_cuts[keep][first], train_rates
+
+
 class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     """Binarize numeric, binary and categorical features into 0/1 condition columns.
 
@@ -990,6 +1098,17 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         the labels ``y`` given to :meth:`fit` (at most ``n_thresholds``, leaves of at
         least :data:`TREE_MIN_LEAF` = 1 % of the rows, rows missing the feature left
         out; the quantiles when the tree does not split), or both.
+    categories : {"onehot", "grouped"}, default="onehot"
+        ``"onehot"``: a categorical feature becomes one ``x = v`` column per level.
+        ``"grouped"``: with labels of two classes, a categorical feature of at least
+        :data:`GROUP_MIN_LEVELS` levels becomes instead a few columns ``x in {...}``: its
+        levels ranked by their rate of the second class, cut where a one-feature tree
+        would (:func:`group_levels`; a missing value is a level like the others).  Needs
+        ``fit(X, y)``; with more classes every feature stays one-hot.
+        :meth:`fit_transform` gives the training rows the columns of their levels'
+        *out-of-fold* rates (so that a rare level's own label does not make it look
+        predictive); :meth:`transform` reads every row by its level, and a level not
+        seen in fit is in no group.
 
     Attributes
     ----------
@@ -998,7 +1117,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     feature_kinds_ : dict
         Input feature name -> ``"constant"``, ``"binary"``, ``"categorical"``,
         ``"ordinal"``, ``"date"``, ``"duration"``, ``"quantity"`` (numbers written with a
-        unit, ``13.5%``), ``"ordered"`` (an ordered category) or ``"dropped"``.
+        unit, ``13.5%``), ``"ordered"`` (an ordered category), ``"grouped"`` (a category
+        of grouped levels) or ``"dropped"``.
     dropped_features_ : dict
         Input feature name -> why it was dropped as ID-like (empty when none was).
     n_thresholds_, n_tree_thresholds_ : int
@@ -1024,12 +1144,13 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
 
     def __init__(self, n_thresholds: int = 4, categorical_features: Any = "auto",
                  missing: str = "category", max_levels: Any = "auto",
-                 thresholds: str = "quantile") -> None:
+                 thresholds: str = "quantile", categories: str = "onehot") -> None:
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
         self.missing = missing
         self.max_levels = max_levels
         self.thresholds = thresholds
+        self.categories = categories
 
     # ------------------------------------------------------------------ helpers
     def _check_params(self) -> None:
@@ -1042,6 +1163,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         if self.thresholds not in THRESHOLD_METHODS:
             raise ValueError(f"thresholds must be one of {', '.join(THRESHOLD_METHODS)}, got "
                              f"{self.thresholds!r}")
+        if not isinstance(self.categories, str) or self.categories not in CATEGORY_ENCODINGS:
+            raise ValueError(f"categories must be one of {', '.join(CATEGORY_ENCODINGS)}, "
+                             f"got {self.categories!r}")
         levels = self.max_levels
         if not (levels is None or (isinstance(levels, str) and levels == "auto") or
                 (isinstance(levels, numbers.Integral) and not isinstance(levels, bool)
@@ -1079,7 +1203,26 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
     # ---------------------------------------------------------------------- fit
     def fit(self, X: Any, y: Any = None) -> ThresholdBinarizer:
         """Learn thresholds and categories from ``X`` (and ``y`` for ``thresholds="tree"``
-        or ``"both"``); return ``self``."""
+        or ``"both"``, or ``categories="grouped"``); return ``self``."""
+        self._fit(X, y)
+        return self
+
+    def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> np.ndarray:
+        """Fit, then return the 0/1 matrix of ``X``: :meth:`transform`'s, except that the
+        columns of a grouped feature (``categories="grouped"``) hold each row's
+        out-of-fold rate against the cuts (:func:`group_levels`), not its level's rate
+        on every row."""
+        grouped = self._fit(X, y)
+        out = self.transform(X)
+        for f, (train_rates, rate_cuts) in grouped.items():
+            columns = [c for c, cond in enumerate(self.conditions_)
+                       if cond.group == f and cond.grouped]
+            ops = [self.conditions_[c].op for c in columns]
+            out[:, columns] = _grouped_columns(train_rates, rate_cuts, ops)
+        return out
+
+    def _fit(self, X: Any, y: Any) -> dict:
+        """Fit; return, per grouped feature, its rows' out-of-fold rates and rate cuts."""
         self._check_params()
         cols, frame_names = _split_columns(X)
         n_samples = len(cols[0]) if cols else (X.shape[0] if hasattr(X, "shape") else 0)
@@ -1088,16 +1231,21 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 f"empty input: got {n_samples} sample(s) and {len(cols)} feature(s); "
                 "need at least one of each"
             )
-        if self.thresholds != "quantile":
+        supervised = [f"{name}={value!r} {does}" for name, value, unsupervised, does in (
+            ("thresholds", self.thresholds, "quantile", "chooses cuts from the labels"),
+            ("categories", self.categories, "onehot", "groups levels by the labels"))
+            if value != unsupervised]
+        codes = None
+        if supervised:
             if y is None:
-                raise ValueError(f"thresholds={self.thresholds!r} chooses cuts from the labels: "
-                                 "call fit(X, y)")
+                raise ValueError(f"{' and '.join(supervised)}: call fit(X, y)")
             y = np.asarray(y)
             if len(y) != n_samples:
                 raise ValueError(f"y has {len(y)} labels for {n_samples} samples")
-        # class codes: the one-feature trees only ask which rows share a class
-        labels = None if self.thresholds == "quantile" else \
-            np.unique(y, return_inverse=True)[1].reshape(-1)
+            # class codes: the one-feature trees only ask which rows share a class
+            codes = np.unique(y, return_inverse=True)[1].reshape(-1)
+        labels = None if self.thresholds == "quantile" else codes
+        group = self.categories == "grouped" and codes is not None and codes.max() == 1
         auto = isinstance(self.n_thresholds, str)
         self.n_thresholds_ = AUTO_THRESHOLDS if auto else int(self.n_thresholds)
         self.n_tree_thresholds_ = self.n_thresholds_ if labels is None or not auto else \
@@ -1118,6 +1266,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self.feature_kinds_: dict[str, str] = {}
         self.dropped_features_: dict[str, str] = {}
         self._comma_categories: dict[str, str] = {}   # numbers written with decimal commas
+        grouped = {}
         for f, (col, name) in enumerate(zip(cols, names, strict=True)):
             col, miss = self._clean(col, name)
             y_known = None if labels is None else labels[~miss]
@@ -1127,6 +1276,14 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             else:
                 kind, values, with_missing = self._fit_feature(
                     col[~miss], miss.any(), name, f in forced, y_known)
+            if group and kind == "categorical" and len(values) >= GROUP_MIN_LEVELS:
+                obj = col.astype(object)
+                obj[miss] = MISSING
+                levels, rank_cuts, rate_cuts, rates = group_levels(
+                    obj, codes, self.n_thresholds_, self.n_tree_thresholds_)
+                if len(rank_cuts):
+                    kind, values = "grouped", (levels, rank_cuts)
+                    grouped[f] = (rates, rate_cuts)
             if kind == "dropped":
                 self.dropped_features_[name] = values
                 values = None
@@ -1144,7 +1301,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 "every feature is constant or ID-like (no column left after binarization); "
                 "a rule learner needs at least one varying feature"
             )
-        return self
+        return grouped
 
     def _fit_feature(self, vals: np.ndarray, has_missing: bool, name: str,
                      categorical: bool, y: np.ndarray | None = None) -> tuple[str, Any, bool]:
@@ -1214,6 +1371,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return [Condition(name, "==", values, f, "binary")]
         if kind == "categorical":
             return [Condition(name, "==", v, f, "categorical") for v in values]
+        if kind == "grouped":
+            levels, ranks = values
+            return [Condition(name, op, float(r), f, "ordinal", levels=levels, grouped=True)
+                    for r, op in zip(ranks, _grouped_ops(ranks, len(levels)), strict=True)]
         # with missing values, "x <= t" and "x > t" are separate columns, both 0 on a
         # missing row, so both literals read as they are written (module notes)
         unit = kind if kind in ("date", "duration") else ""
@@ -1309,6 +1470,12 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                 if with_missing:
                     parts += [numeric[:, None] > cuts, miss[:, None]]
             return np.concatenate(parts, axis=1).astype(np.uint8)
+        if kind == "grouped":   # a level not seen in fit: NaN, in no group
+            levels, cuts = values
+            obj = col.astype(object)
+            obj[miss] = MISSING
+            return _grouped_columns(level_ranks(obj, levels), cuts,
+                                    _grouped_ops(cuts, len(levels)))
         cats = [values] if kind == "binary" else values
         obj = col.astype(object)
         obj[miss] = MISSING

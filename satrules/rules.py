@@ -666,6 +666,13 @@ class Condition:
         the rank of a level and prints as that level (``stage <= II``).  A value that is
         not one of the levels reads as a missing value: neither ``<=`` nor ``>`` any
         level, and ``stage is missing`` (which carries the levels too) holds.
+    grouped : bool, default=False
+        An unordered category whose ``levels`` are ranked by their rate of the described
+        class (``ThresholdBinarizer(categories="grouped")``): ``<=`` a rank means "one of
+        the levels up to that rank", ``>`` "one of the levels above it", and either prints
+        as that set (``state in {CA, NY}``; the negation ``state not in {CA, NY}``).  A
+        missing value is the level ``"<missing>"`` when that is one of the levels; a
+        value that is no level is in no set, so the negation holds there.
 
     Examples
     --------
@@ -682,6 +689,11 @@ class Condition:
     'stage <= II'
     >>> Condition("rate", "<=", 13.5, group=0, unit="{}%").describe(negated=True)
     'rate > 13.5%'
+    >>> c = Condition("state", "<=", 1, group=0, levels=("NY", "CA", "TX"), grouped=True)
+    >>> c.describe(), c.describe(negated=True)
+    ('state in {CA, NY}', 'state not in {CA, NY}')
+    >>> c.holds(np.array(["CA", "TX", "ZZ"], dtype=object)).tolist()
+    [1, 0, 0]
     """
 
     feature: str
@@ -692,8 +704,13 @@ class Condition:
     nullable: bool = False
     unit: str = ""
     levels: tuple = ()
+    grouped: bool = False
 
     def __post_init__(self) -> None:
+        if self.grouped and (not self.levels or self.op not in ("<=", ">")):
+            raise ValueError(f"Condition on grouped levels of {self.feature!r} needs the "
+                             f"levels and op '<=' or '>', got {self.op} with "
+                             f"{len(self.levels)} level(s)")
         if self.unit not in _UNITS and not is_quantity_unit(self.unit):
             raise ValueError(f"Condition unit must be one of {list(_UNITS)} or a text with "
                              f"'{{}}' for the number, got {self.unit!r}")
@@ -731,6 +748,11 @@ class Condition:
             shown = format_duration(value)
         elif self.unit == "duration:hm" and self.op != "==":
             shown = format_hours_minutes(value)
+        elif self.grouped:
+            cut = int(value) + 1
+            members = ", ".join(sorted(self.levels[:cut] if self.op == "<=" else
+                                       self.levels[cut:]))
+            return f"{self.feature} {'not in' if negated else 'in'} {{{members}}}"
         elif self.levels:
             shown = str(self.levels[int(value)])
         elif isinstance(value, float) and value.is_integer():
@@ -786,7 +808,9 @@ class Condition:
         values = np.asarray(values)
         miss = missing_mask(values)
         numeric = np.full(len(values), np.nan)
-        if self.levels:
+        if self.grouped:   # a missing value is the level "<missing>" (when it is one)
+            numeric = level_ranks(np.where(miss, MISSING, values.astype(object)), self.levels)
+        elif self.levels:
             numeric = level_ranks(values, self.levels)
         elif self.unit.startswith("date") or self.unit.startswith("duration"):
             unit = self.unit[:4] if self.unit.startswith("date") else "duration"
@@ -828,6 +852,8 @@ class Condition:
             data["unit"] = self.unit
         if self.levels:
             data["levels"] = list(self.levels)
+        if self.grouped:
+            data["grouped"] = True
         return data
 
     @classmethod
@@ -835,7 +861,8 @@ class Condition:
         """Rebuild a condition written by :meth:`to_dict`."""
         return cls(data["feature"], data["op"], data["value"], int(data["group"]),
                    data.get("kind", "ordinal"), bool(data.get("nullable", False)),
-                   str(data.get("unit", "")), tuple(data.get("levels", ())))
+                   str(data.get("unit", "")), tuple(data.get("levels", ())),
+                   bool(data.get("grouped", False)))
 
 
 @dataclass(frozen=True, order=True)
@@ -1131,7 +1158,7 @@ class RuleSet:
                                  f"{cond.group} ({cond.feature!r})")
             key = cond.feature if frame else cond.group
             if cond.op in ("<=", ">"):   # each feature read as numbers once per reading
-                reading = (key, cond.unit, tuple(cond.levels or ()))
+                reading = (key, cond.unit, tuple(cond.levels or ()), cond.grouped)
                 if reading not in numbers:
                     numbers[reading] = cond.numbers(X[key].to_numpy() if frame
                                                     else arr[:, key])

@@ -32,6 +32,9 @@ _FLAGS = [
      "thresholds per numeric feature (default 4; more tree cuts for many classes)"),
     ("--thresholds", "thresholds", str,
      "tree (default), quantile or both: where the thresholds go (imli, imlib)"),
+    ("--categories", "categories", str,
+     "onehot (default) or grouped: levels of a categorical feature of 10 or more grouped "
+     "by their rate of the class (imli, imlib)"),
     ("--class-weight", "class_weight", None,
      "balanced or a JSON object '{\"CLASS\": WEIGHT}': row weights by class"),
     ("--alpha", "alpha", None,
@@ -146,8 +149,8 @@ def _encode_rules(args, X, y, weights=None):
     fidelity = est.data_fidelity if solve_weights is None else \
         scaled_fidelity(est.data_fidelity)
     classes, target = _binary_target(y, args.positive)
-    binarizer = est._new_binarizer().fit(X, target)
-    Xb = binarizer.transform(X)
+    binarizer = est._new_binarizer()
+    Xb = binarizer.fit_transform(X, target)   # grouped levels: out-of-fold, as fit reads them
     if args.method == "imli":
         from satrules.encoders.imli import encode_imli
 

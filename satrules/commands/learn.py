@@ -106,6 +106,10 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--thresholds", "thresholds", str,
      "where the thresholds go: tree (default; cuts of a one-feature tree on the labels), "
      "quantile or both (IMLI, IMLIB)"),
+    ("--categories", "categories", str,
+     "onehot (default; a column per level) or grouped: a categorical feature of 10 or more "
+     "levels becomes a few 'x in {...}' columns grouping its levels by their rate of the "
+     "class (IMLI, IMLIB; two classes)"),
     ("--class-weight", "class_weight", class_weight_value,
      "balanced (a rare class counts as much as a common one) or a JSON object "
      "'{\"CLASS\": WEIGHT}': a misclassified row of that class costs WEIGHT times as much "

@@ -25,7 +25,8 @@ i.e. the §2.7 pruning keeping the rules one-to-one) and
 ``_final_rules(self, rules)`` (default ``rules.simplify()``, §3.8).
 
 Parameters the base reads from ``self``: ``n_partitions``, ``partition_size``,
-``n_passes``, ``anchor``, ``n_thresholds``, ``thresholds``, ``max_levels``,
+``n_passes``, ``anchor``, ``n_thresholds``, ``thresholds``, ``categories``,
+``max_levels``,
 ``data_fidelity``, ``backend``, ``time_limit``, ``random_state``, ``multi_class``.
 Optional hooks for the selection: ``_literal_weight(self)`` (default 1) and
 ``_hint_rules(self, encoding, rules)`` (a warm start realising ``rules``, or None).
@@ -744,7 +745,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     def _new_binarizer(self) -> ThresholdBinarizer:
         """An unfitted binarizer with this estimator's settings (``fit``, ``satrules encode``)."""
         return ThresholdBinarizer(n_thresholds=self.n_thresholds, max_levels=self.max_levels,
-                                  thresholds=self.thresholds)
+                                  thresholds=self.thresholds,
+                                  categories=getattr(self, "categories", "onehot"))
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> IncrementalRuleClassifier:
         """Learn the rule set(s) from ``X`` (array or DataFrame) and labels ``y``.

@@ -20,7 +20,7 @@ from satrules.rules import DATE_ORDERS, HOURS_MINUTES, MISSING, is_quantity_unit
 __all__ = ["check_loaded"]
 
 _KINDS = ("constant", "binary", "categorical", "ordinal", "date", "duration", "quantity",
-          "ordered", "dropped")
+          "ordered", "grouped", "dropped")
 
 
 def _fail(message: str) -> None:
@@ -233,10 +233,10 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 or not isinstance(spec[2], bool):
             _fail(f"{where} must be (kind, values, has_missing) with kind one of {_KINDS}")
         kind, values, with_missing = spec
-        if kind == "ordered":   # (levels, thresholds on their ranks)
+        if kind in ("ordered", "grouped"):   # (levels, thresholds on their ranks)
             if not (isinstance(values, tuple) and len(values) == 2
                     and isinstance(values[0], tuple) and values[0]):
-                _fail(f"{where}: an ordered feature's values must be (levels, thresholds)")
+                _fail(f"{where}: an {kind} feature's values must be (levels, thresholds)")
             levels, values = values
         if kind == "date" and isinstance(values, tuple):   # (order, thresholds)
             if len(values) != 2 or values[0] not in DATE_ORDERS:
@@ -254,7 +254,7 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 _fail(f"{where}: a quantity feature's values must be (unit, thresholds), the "
                       "unit a text with '{}' for the number")
             unit, values = values
-        if kind in ("ordinal", "date", "duration", "quantity", "ordered"):
+        if kind in ("ordinal", "date", "duration", "quantity", "ordered", "grouped"):
             thresholds = np.asarray(values, dtype=float) if isinstance(values, np.ndarray) \
                 else None
             if thresholds is None or thresholds.ndim != 1:
@@ -264,12 +264,12 @@ def _check_binarizer(binarizer: Any) -> list | None:
                       "a finite number")
             if (np.diff(thresholds) <= 0).any():
                 _fail(f"{where}: thresholds must increase, got {thresholds.tolist()}")
-            if kind == "ordered" and ((thresholds != np.round(thresholds)).any()
+            if kind in ("ordered", "grouped") and ((thresholds != np.round(thresholds)).any()
                                       or (thresholds < 0).any()
                                       or (thresholds >= len(levels)).any()):
                 _fail(f"{where}: thresholds must be ranks of the {len(levels)} levels, got "
                       f"{thresholds.tolist()}")
-            if kind == "ordered":
+            if kind in ("ordered", "grouped"):
                 values = (levels, values)
             if kind == "quantity":
                 values = (unit, values)

@@ -1,0 +1,194 @@
+"""Grouped levels (``categories="grouped"``): a categorical feature of many levels becomes
+a few ``x in {...}`` columns, its levels ranked by their rate of the class.
+
+Data are generated here; ``satrules.binarize.group_levels`` states the method.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satrules.backends.registry import available_backends
+from satrules.binarize import GROUP_MIN_LEVELS, ThresholdBinarizer, group_levels
+from satrules.cli import main
+from satrules.estimators import IMLIBClassifier, IMLIClassifier
+from satrules.rules import MISSING, Condition, Literal, RuleSet
+from satrules.serialization import SchemaError
+
+BACKEND = next(b for b in ("rc2", "cpsat", "bruteforce") if b in available_backends())
+STATES = [f"s{i:02d}" for i in range(16)]
+HIGH = ["s01", "s04", "s07", "s09", "s13"]   # the states of the rare class
+
+
+def states(n: int = 600, seed: int = 0, flip: float = 0.03, missing: float = 0.0):
+    """``state`` (16 levels; the label is "state in HIGH", ``flip`` of it flipped) and a
+    noise column."""
+    rng = np.random.default_rng(seed)
+    state = rng.choice(STATES, n).astype(object)
+    y = np.where(np.isin(state, HIGH) ^ (rng.random(n) < flip), "yes", "no")
+    if missing:
+        state[rng.random(n) < missing] = None
+    return pd.DataFrame({"state": state, "noise": rng.normal(size=n).round(2)}), y
+
+
+@settings(max_examples=40, deadline=None)
+@given(n_levels=st.integers(GROUP_MIN_LEVELS, 14), n=st.integers(30, 120),
+       seed=st.integers(0, 2**16), missing=st.booleans())
+def test_columns_are_the_sets_they_print(n_levels, n, seed, missing):
+    """Every grouped column holds exactly on the levels its condition names (a missing value
+    is the level ``<missing>``, an unseen level is in no set), read from raw values by
+    :meth:`Condition.holds` as by ``transform``; ``fit_transform`` differs only on grouped
+    columns, and there holds ``out-of-fold rate <= cut`` (or ``>``)."""
+    rng = np.random.default_rng(seed)
+    levels = [f"v{i}" for i in range(n_levels)]
+    x = np.array(levels, dtype=object)[np.arange(n) % n_levels]   # every level present
+    if missing:
+        x[rng.random(n) < 0.1] = None
+    y = rng.integers(0, 2, n)
+    X = pd.DataFrame({"x": x})
+    tb = ThresholdBinarizer(thresholds="tree", categories="grouped", max_levels=None)
+    fitted = tb.fit_transform(X, y)
+    if tb.feature_kinds_["x"] != "grouped":   # the tree made no usable cut
+        assert all(c.op == "==" for c in tb.conditions_)
+        return
+    new = np.array(levels + ["unseen", None], dtype=object)
+    for values in (x, new):
+        out = tb.transform(pd.DataFrame({"x": values}))
+        for c, cond in enumerate(tb.conditions_):
+            assert (cond.holds(values) == out[:, c]).all()
+            shown = cond.describe()[len("x in {"):-1].split(", ")
+            keys = [MISSING if v is None else v for v in values]
+            assert out[:, c].tolist() == [int(k in shown) for k in keys]
+            assert cond.describe(negated=True) == cond.describe().replace(" in ", " not in ")
+    levels_, ranks, rate_cuts, rates = group_levels(
+        np.where(pd.isna(x), MISSING, x), y, tb.n_thresholds_, tb.n_tree_thresholds_)
+    ops = [c.op for c in tb.conditions_]
+    want = np.stack([rates <= t if op == "<=" else rates > t
+                     for t, op in zip(rate_cuts, ops, strict=True)], axis=1)
+    assert (fitted == want).all()
+    assert (ranks == [c.value for c in tb.conditions_]).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_simplify_keeps_the_meaning_of_grouped_literals(data):
+    """A rule of several grouped literals of one feature, simplified, holds on the same raw
+    values (every level, a missing value and an unseen one)."""
+    levels = tuple(f"v{i}" for i in range(10)) + (MISSING,)
+    conds = [Condition("x", op, float(r), 0, levels=levels, grouped=True)
+             for r, op in ((1, "<="), (3, "<="), (5, ">"), (7, ">"))]
+    kind = data.draw(st.sampled_from(["dnf", "cnf"]))
+    rules = data.draw(st.lists(st.lists(st.builds(Literal, st.integers(0, 3), st.booleans()),
+                                        min_size=1, max_size=4), min_size=1, max_size=3))
+    rs = RuleSet(rules, kind, 4, conds)
+    values = np.array(list(levels[:-1]) + [None, "unseen"], dtype=object)[:, None]
+    assert (rs.simplify().evaluate_raw(values) == rs.evaluate_raw(values)).all()
+
+
+def test_group_levels_ranks_by_the_rate_and_reads_out_of_fold():
+    X, y = states()
+    levels, ranks, rate_cuts, rates = group_levels(X["state"].to_numpy(), y == "yes", 4)
+    assert sorted(levels[-len(HIGH):]) == HIGH   # the highest rates last
+    assert len(HIGH) - 1 + len(levels) - len(HIGH) in ranks + len(HIGH)
+    # out of fold: a level's rows do not all read the same rate
+    assert len(np.unique(rates[X["state"].to_numpy() == "s01"])) > 1
+
+
+def test_a_level_seen_once_does_not_look_predictive_by_its_own_label():
+    """Sixty levels of two rows each and labels of a coin: the training columns read each
+    row by its partner's label (out of fold), so no grouped rule passes polishing's test
+    and the fit is one class."""
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"who": np.repeat([f"p{i}" for i in range(60)], 2)})
+    y = rng.integers(0, 2, 120)
+    est = IMLIClassifier(categories="grouped", max_levels=None, backend=BACKEND,
+                         random_state=0).fit(X, y)
+    assert est.binarizer_.feature_kinds_["who"] == "grouped"
+    assert est.rules_.n_literals == 0, str(est.rules_)
+
+
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
+def test_imli_and_imlib_learn_the_set_and_keep_it_in_a_file(cls, tmp_path):
+    """Five states of sixteen make the rare class: grouped, one literal names exactly them
+    (one-hot needs eleven ``state != v`` literals, or rules IMLIB's bound of three literals
+    does not allow); the file keeps the rule, and an unseen state and a missing one read as
+    in no set."""
+    X, y = states(missing=0.02)
+    X_test, y_test = states(400, seed=1)
+    est = cls(categories="grouped", backend=BACKEND, random_state=0).fit(X, y)
+    assert est.binarizer_.feature_kinds_["state"] == "grouped"
+    text = str(est.rules_)
+    assert "state in {" + ", ".join(HIGH) + "}" in text, text
+    assert est.score(X_test, y_test) >= 0.95
+    onehot = cls(backend=BACKEND, random_state=0).fit(X, y)
+    assert est.score(X_test, y_test) >= onehot.score(X_test, y_test)
+    assert est.rules_.n_literals < onehot.rules_.n_literals
+    again = cls.load(est.save(tmp_path / "m.json"))
+    assert str(again.rules_) == text and again.categories == "grouped"
+    assert (again.predict(X_test) == est.predict(X_test)).all()
+    odd = pd.DataFrame({"state": ["s99", None], "noise": [0.0, 0.0]})
+    assert again.predict(odd).tolist() == ["no", "no"]
+
+
+def test_a_file_whose_grouped_ranks_pass_the_levels_is_refused():
+    X, y = states(300)
+    est = IMLIClassifier(categories="grouped", backend=BACKEND, random_state=0).fit(X, y)
+    f = est.binarizer_._names.index("state")
+    kind, (levels, cuts), missing = est.binarizer_._specs[f]
+    assert kind == "grouped"
+    est.binarizer_._specs[f] = (kind, (levels, cuts + 20), missing)
+    with pytest.raises(SchemaError, match="ranks of the 16 levels"):
+        IMLIClassifier.from_json(est.to_json())
+
+
+def test_few_levels_more_classes_and_one_hot_stay_one_hot():
+    X, y = states(300)
+    few = X.assign(state=X["state"].str[:2])   # s0 / s1: two levels
+    assert ThresholdBinarizer(categories="grouped").fit(few, y).feature_kinds_["state"] \
+        == "binary"
+    three = np.where(X["state"] == "s00", "other", y)   # three classes
+    tb = ThresholdBinarizer(categories="grouped").fit(X, three)
+    assert tb.feature_kinds_["state"] == "categorical"
+    assert ThresholdBinarizer(thresholds="tree").fit(X, y).feature_kinds_["state"] \
+        == "categorical"
+
+
+def test_bad_categories_and_missing_labels_are_named():
+    X, y = states(50)
+    with pytest.raises(ValueError, match="categories must be one of onehot, grouped"):
+        ThresholdBinarizer(categories="target").fit(X, y)
+    with pytest.raises(ValueError,
+                       match="categories='grouped' groups levels by the labels: call fit"):
+        ThresholdBinarizer(categories="grouped").fit(X)
+    with pytest.raises(ValueError, match="categories must be one of"):
+        IMLIClassifier(categories=True).fit(X, y)
+
+
+def test_condition_of_grouped_levels_round_trips_and_checks_its_op():
+    levels = ("b", "a", "c")
+    cond = Condition("x", ">", 0.0, 0, levels=levels, grouped=True)
+    assert cond.describe() == "x in {a, c}"
+    assert cond.holds(np.array(["a", "b", "zz", None], dtype=object)).tolist() == [1, 0, 0, 0]
+    assert Condition.from_dict(cond.to_dict()) == cond
+    with pytest.raises(ValueError, match="grouped levels"):
+        Condition("x", "==", 0.0, 0, levels=levels, grouped=True)
+
+
+@pytest.mark.parametrize("method", ["imli", "imlib"])
+def test_learn_passes_categories(method, tmp_path, capsys):
+    X, y = states(300)
+    path = tmp_path / "s.csv"
+    X.assign(t=y).to_csv(path, index=False)
+    out = tmp_path / "m.json"
+    assert main(["learn", str(path), "--target", "t", "--method", method, "--backend",
+                 "rc2", "-q", "--categories", "grouped", "--out", str(out)]) == 0
+    from satrules import serialization
+
+    est = serialization.load(out)
+    assert est.categories == "grouped"
+    assert est.binarizer_.feature_kinds_["state"] == "grouped"
+    capsys.readouterr()
