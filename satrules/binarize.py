@@ -1025,13 +1025,14 @@ def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
     levels : tuple of str
         The levels (:func:`~satrules.rules.level_key`), lowest rate first.
     rank_cuts : ndarray of float
-        Ascending ranks: column ``j`` is ``rank <= rank_cuts[j]`` (0 to
-        ``len(levels) - 2``).
+        Ascending ranks (0 to ``len(levels) - 2``): column ``j`` names the levels up to
+        rank ``rank_cuts[j]``, or those above it when they are fewer (the
+        :class:`~satrules.rules.Condition` op ``"<="`` or ``">"``).
     rate_cuts : ndarray of float
         The rate thresholds behind them.
     train_rates : ndarray of float
-        The out-of-fold rate of each training row: its columns are
-        ``train_rates <= rate_cuts[j]``.
+        The out-of-fold rate of each training row: its column ``j`` is ``train_rates <=
+        rate_cuts[j]`` (or ``>``, as the op says).
 
     Examples
     --------
