@@ -694,6 +694,8 @@ class Condition:
     ('state in {CA, NY}', 'state not in {CA, NY}')
     >>> c.holds(np.array(["CA", "TX", "ZZ"], dtype=object)).tolist()
     [1, 0, 0]
+    >>> Condition("zip", ">", 0, group=0, levels=("7", "11", "2"), grouped=True).describe()
+    'zip in {2, 11}'
     """
 
     feature: str
@@ -750,8 +752,10 @@ class Condition:
             shown = format_hours_minutes(value)
         elif self.grouped:
             cut = int(value) + 1
-            members = ", ".join(sorted(self.levels[:cut] if self.op == "<=" else
-                                       self.levels[cut:]))
+            shown = self.levels[:cut] if self.op == "<=" else self.levels[cut:]
+            # numbers by value (2 before 11), then text
+            members = ", ".join(sorted(shown, key=lambda v: (
+                number_or_none(v) is None, number_or_none(v) or 0.0, v)))
             return f"{self.feature} {'not in' if negated else 'in'} {{{members}}}"
         elif self.levels:
             shown = str(self.levels[int(value)])
