@@ -101,6 +101,7 @@ from satrules.rules import (
     duration_days,
     duration_form,
     format_quantity,
+    grouped_ranks,
     level_key,
     level_ranks,
     missing_mask,
@@ -1215,9 +1216,12 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         on every row."""
         grouped = self._fit(X, y)
         out = self.transform(X)
+        columns_of: dict[int, list[int]] = {}   # one pass over the conditions
+        for c, cond in enumerate(self.conditions_):
+            if cond.grouped:
+                columns_of.setdefault(cond.group, []).append(c)
         for f, (train_rates, rate_cuts) in grouped.items():
-            columns = [c for c, cond in enumerate(self.conditions_)
-                       if cond.group == f and cond.grouped]
+            columns = columns_of[f]
             ops = [self.conditions_[c].op for c in columns]
             out[:, columns] = _grouped_columns(train_rates, rate_cuts, ops)
         return out
@@ -1473,9 +1477,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return np.concatenate(parts, axis=1).astype(np.uint8)
         if kind == "grouped":   # a level not seen in fit: NaN, in no group
             levels, cuts = values
-            obj = col.astype(object)
-            obj[miss] = MISSING
-            return _grouped_columns(level_ranks(obj, levels), cuts,
+            return _grouped_columns(grouped_ranks(col, levels), cuts,
                                     _grouped_ops(cuts, len(levels)))
         cats = [values] if kind == "binary" else values
         obj = col.astype(object)

@@ -534,6 +534,17 @@ def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
     return table[codes]   # one lookup per distinct value, not per row
 
 
+def grouped_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
+    """Ranks of ``values`` among grouped ``levels`` (:func:`level_ranks`), a missing value
+    read as the level ``"<missing>"`` (NaN when that is no level, as for an unseen value).
+
+    >>> grouped_ranks(np.array(["b", None, "z"], dtype=object), ("a", "b", MISSING)).tolist()
+    [1.0, 2.0, nan]
+    """
+    values = np.asarray(values)
+    return level_ranks(np.where(missing_mask(values), MISSING, values.astype(object)), levels)
+
+
 def number_or_none(value: Any) -> float | None:
     """``value`` as a float when it is a number (``True`` is 1) or a numeric string, else
     None.
@@ -813,7 +824,7 @@ class Condition:
         miss = missing_mask(values)
         numeric = np.full(len(values), np.nan)
         if self.grouped:   # a missing value is the level "<missing>" (when it is one)
-            numeric = level_ranks(np.where(miss, MISSING, values.astype(object)), self.levels)
+            numeric = grouped_ranks(values, self.levels)
         elif self.levels:
             numeric = level_ranks(values, self.levels)
         elif self.unit.startswith("date") or self.unit.startswith("duration"):
