@@ -60,7 +60,13 @@ Variants (``--variants``, comma-separated names):
                        objective (``best_partition_["objective"]``) kept
 ``grouped``            ``categories="grouped"``: a categorical feature of 10 or more levels
                        becomes a few columns ``x in {...}`` grouping its levels by their
-                       rate of the class (two classes)
+                       rate of the class (one ladder per class for more classes, since
+                       session 56; two classes only before), a feature of more than 50
+                       levels kept when the labels group it (since session 56)
+``grouped-max50``      ``grouped`` with ``max_levels=50``: a feature of more than 50 levels
+                       dropped as an identifier, as ``grouped`` did before session 56
+                       (the same limit as ``"auto"`` on features of 100 or more
+                       non-missing values)
 ``whole-set``          no partitions: one CP-SAT solve of the objective over all training
                        rows, stopped after 20 s of CP-SAT's deterministic time (so the
                        result does not depend on the machine's speed), then the same
@@ -146,6 +152,7 @@ VARIANTS = {
     "flipped": {"_orient": "flipped"},
     "orient-auto": {"_orient": "auto"},
     "grouped": {"categories": "grouped"},
+    "grouped-max50": {"categories": "grouped", "max_levels": 50},
 }
 
 

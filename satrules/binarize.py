@@ -40,11 +40,13 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   the numbers, printed in the column's own writing (``income > $52,500``, ``rate <=
   13.5%``); at transform the values must be written the same way (a plain number is an
   error: ``0.135`` for ``13.5%`` would be misread);
-* **grouped category** (``categories="grouped"``, two classes): a categorical feature
-  of at least :data:`GROUP_MIN_LEVELS` levels becomes threshold columns on its levels
-  ranked by their rate of the second class, printed as sets (``state in {CA, NY}``,
-  negation ``state not in {CA, NY}``) instead of one column per level; see
-  :func:`group_levels`;
+* **grouped category** (``categories="grouped"``): a categorical feature of at least
+  :data:`GROUP_MIN_LEVELS` levels becomes threshold columns on its levels ranked by
+  their rate of the second class, printed as sets (``state in {CA, NY}``, negation
+  ``state not in {CA, NY}``) instead of one column per level; see
+  :func:`group_levels`.  With more than two classes, one such ladder per class (its
+  levels ranked by their rate of that class), so that each one-vs-rest problem sees
+  the ladder of its own class (:meth:`ThresholdBinarizer.class_columns`);
 * **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
   number): dropped with a warning and listed in ``dropped_features_``.
 
@@ -531,6 +533,8 @@ GROUP_MIN_LEVELS = 10
 GROUP_SMOOTHING = 10.0
 #: the training rows' columns of a grouped feature come from the rates of the other folds
 GROUP_FOLDS = 5
+#: the spec kind of a feature grouped once per class (labels of more than two classes)
+GROUPED_CLASSES = "grouped_classes"
 
 
 def _quantile_cuts(values: np.ndarray, distinct: np.ndarray, n_thresholds: int) -> np.ndarray:
@@ -831,11 +835,14 @@ def _ladders_cuts(ladders: list[tuple[np.ndarray, np.ndarray, int, int]], n_cuts
     return chosen
 
 
-def _level_limit(max_levels: Any, n_present: int) -> int | None:
+def _level_limit(max_levels: Any, n_present: int, grouped: bool = False) -> int | None:
+    """The most levels a categorical column of ``n_present`` values may have (None: no
+    limit).  ``"auto"``: ``max(10, min(50, n // 2))``, or with ``grouped`` (levels the
+    labels may group, ``categories="grouped"``) ``max(10, n // 2)``."""
     if max_levels is None:
         return None
     if isinstance(max_levels, str):   # "auto"
-        return max(10, min(50, n_present // 2))
+        return max(10, n_present // 2 if grouped else min(50, n_present // 2))
     return int(max_levels)
 
 
@@ -859,7 +866,7 @@ GROUP_ID_LEVELS = 20
 
 
 def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
-                   categorical: bool = False) -> tuple[str, Any]:
+                   categorical: bool = False, grouped: bool = False) -> tuple[str, Any]:
     """Classify one column: ``("numeric", floats)``, ``("date", days)``, ``("duration",
     days)``, ``("quantity", (unit, floats))``, ``("categorical", None)`` or ``("id", why)``.
 
@@ -881,7 +888,9 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     rows); the same holds for codes in such a column that are numbers with a few others
     (carData/Blackmore's ``subject``: ``100``, ``207a``), which would otherwise be refused
     as a numeric column with bad values.
-    ``max_levels=None`` turns all of these off.
+    ``max_levels=None`` turns all of these off.  ``grouped``: the labels may group the
+    levels (``categories="grouped"``), so ``"auto"`` allows up to half the rows distinct
+    (:func:`_level_limit`); the caller drops the column when they do not group it.
 
     Raises
     ------
@@ -916,7 +925,7 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
         _check_stray_quantities(values, name, counts)
     if categorical or numeric is None:
         n_levels = len(counts) if counts is not None else len(set(values.tolist()))
-        limit = _level_limit(max_levels, len(values))
+        limit = _level_limit(max_levels, len(values), grouped)
         if limit is not None and n_levels > limit:
             return "id", (f"{n_levels} distinct values in {len(values)} rows (more than "
                           f"max_levels={limit}): an identifier, not a category"
@@ -1044,11 +1053,14 @@ def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
     >>> sorted(levels[int(ranks[-1]) + 1:])    # the levels of the highest rates
     ['a', 'e', 'i']
     """
+    import pandas as pd
     from sklearn.model_selection import KFold
 
-    keys = np.array([level_key(v) for v in values], dtype=object)
-    names, codes = np.unique(keys, return_inverse=True)
-    codes = codes.reshape(-1)
+    # one level_key per distinct value, not per row (a missing value is a value here)
+    raw, distinct = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+    names, key_codes = np.unique(np.array([level_key(v) for v in distinct], dtype=object),
+                                 return_inverse=True)
+    codes = key_codes.reshape(-1)[raw]
     positive = (np.asarray(y) == 1).astype(np.float64)
     rate = _smoothed_rates(codes, positive, len(names))
     order = np.lexsort((names, rate))    # by rate, ties by text
@@ -1090,10 +1102,12 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         (a name, a ticket number) and is dropped with a warning instead of becoming
         one ``x = v`` column per row.  ``"auto"``: ``max(10, min(50, n // 2))`` for
         ``n`` non-missing values (more than 50 levels, or more than half the rows
-        distinct, but never fewer than 10 levels kept).  ``None`` keeps every column.
-        Columns named ``rownames`` / ``Unnamed: 0`` and numeric row numbers (at least
-        20 distinct integers in increasing or decreasing row order) are dropped too,
-        unless ``max_levels=None``.
+        distinct, but never fewer than 10 levels kept); with ``categories="grouped"``,
+        a feature of more than 50 levels is kept (up to half the rows distinct) when
+        the labels group its levels, and dropped as before when they do not.  ``None``
+        keeps every column.  Columns named ``rownames`` / ``Unnamed: 0`` and numeric
+        row numbers (at least 20 distinct integers in increasing or decreasing row
+        order) are dropped too, unless ``max_levels=None``.
     thresholds : {"quantile", "tree", "both"}, default="quantile"
         Where a numeric feature's thresholds go: at quantiles (pyrulelearn's
         ``_discretize``; no labels needed), at the cuts of a one-feature decision tree on
@@ -1102,11 +1116,13 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         out; the quantiles when the tree does not split), or both.
     categories : {"onehot", "grouped"}, default="onehot"
         ``"onehot"``: a categorical feature becomes one ``x = v`` column per level.
-        ``"grouped"``: with labels of two classes, a categorical feature of at least
-        :data:`GROUP_MIN_LEVELS` levels becomes instead a few columns ``x in {...}``: its
-        levels ranked by their rate of the second class, cut where a one-feature tree
-        would (:func:`group_levels`; a missing value is a level like the others).  Needs
-        ``fit(X, y)``; with more classes every feature stays one-hot.
+        ``"grouped"``: a categorical feature of at least :data:`GROUP_MIN_LEVELS` levels
+        becomes instead a few columns ``x in {...}``: its levels ranked by their rate of
+        the second class, cut where a one-feature tree would (:func:`group_levels`; a
+        missing value is a level like the others).  Needs ``fit(X, y)``.  With more than
+        two classes, one ladder of such columns per class, its levels ranked by their
+        rate of that class against the rest (:meth:`class_columns` gives each
+        one-vs-rest problem its own class's ladder).
         :meth:`fit_transform` gives the training rows the columns of their levels'
         *out-of-fold* rates (so that a rare level's own label does not make it look
         predictive); :meth:`transform` reads every row by its level, and a level not
@@ -1220,14 +1236,18 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         for c, cond in enumerate(self.conditions_):
             if cond.grouped:
                 columns_of.setdefault(cond.group, []).append(c)
-        for f, (train_rates, rate_cuts) in grouped.items():
-            columns = columns_of[f]
-            ops = [self.conditions_[c].op for c in columns]
-            out[:, columns] = _grouped_columns(train_rates, rate_cuts, ops)
+        for f, ladders in grouped.items():
+            start = 0
+            for train_rates, rate_cuts in ladders:   # in the order of the conditions
+                columns = columns_of[f][start:start + len(rate_cuts)]
+                start += len(rate_cuts)
+                ops = [self.conditions_[c].op for c in columns]
+                out[:, columns] = _grouped_columns(train_rates, rate_cuts, ops)
         return out
 
     def _fit(self, X: Any, y: Any) -> dict:
-        """Fit; return, per grouped feature, its rows' out-of-fold rates and rate cuts."""
+        """Fit; return, per grouped feature, the list (one item per ladder) of its rows'
+        out-of-fold rates and rate cuts."""
         self._check_params()
         cols, frame_names = _split_columns(X)
         n_samples = len(cols[0]) if cols else (X.shape[0] if hasattr(X, "shape") else 0)
@@ -1250,7 +1270,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             # class codes: the one-feature trees only ask which rows share a class
             codes = np.unique(y, return_inverse=True)[1].reshape(-1)
         labels = None if self.thresholds == "quantile" else codes
-        group = self.categories == "grouped" and codes is not None and codes.max() == 1
+        group = self.categories == "grouped" and codes is not None
         auto = isinstance(self.n_thresholds, str)
         self.n_thresholds_ = AUTO_THRESHOLDS if auto else int(self.n_thresholds)
         self.n_tree_thresholds_ = self.n_thresholds_ if labels is None or not auto else \
@@ -1280,20 +1300,26 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
                     ordered[f], col[~miss], miss.any(), y_known)
             else:
                 kind, values, with_missing = self._fit_feature(
-                    col[~miss], miss.any(), name, f in forced, y_known)
+                    col[~miss], miss.any(), name, f in forced, y_known, group)
             if group and kind == "categorical" and len(values) >= GROUP_MIN_LEVELS:
                 obj = col.astype(object)
                 obj[miss] = MISSING
-                levels, rank_cuts, rate_cuts, rates = group_levels(
-                    obj, codes, self.n_thresholds_, self.n_tree_thresholds_)
-                if len(rank_cuts):
-                    kind, values = "grouped", (levels, rank_cuts)
-                    grouped[f] = (rates, rate_cuts)
+                kind, values, grouped[f] = self._group_feature(obj, y, codes, kind, values)
+                if not grouped[f]:
+                    del grouped[f]
+                n_present = int((~miss).sum())
+                limit = _level_limit(self.max_levels, n_present)
+                n_levels = len(values) - int(with_missing)
+                if kind == "categorical" and limit is not None and n_levels > limit:
+                    kind, values, with_missing = "dropped", (
+                        f"{n_levels} distinct values in {n_present} rows (more than "
+                        f"max_levels={limit}), which the labels do not group: an "
+                        "identifier, not a category"), False
             if kind == "dropped":
                 self.dropped_features_[name] = values
                 values = None
             self._specs.append((kind, values, with_missing))
-            self.feature_kinds_[name] = kind
+            self.feature_kinds_[name] = "grouped" if kind == GROUPED_CLASSES else kind
             self.conditions_.extend(self._feature_conditions(f, name, kind, values, with_missing))
         warn_comma_categories(self._comma_categories, stacklevel=2)
         if self.dropped_features_:
@@ -1308,12 +1334,40 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             )
         return grouped
 
+    def _group_feature(self, values: np.ndarray, y: np.ndarray, codes: np.ndarray,
+                       kind: str, categories: Any) -> tuple[str, Any, list]:
+        """Group the levels of a categorical feature (``values``, missing as
+        ``"<missing>"``) by the labels: the spec kind and values, and per ladder the
+        training rows' out-of-fold rates and the rate cuts (empty: the feature stays
+        one-hot).  Two classes: one ladder, kind ``"grouped"``, ``(levels, rank_cuts)``.
+        More: one ladder per class that splits it (that class against the rest, at most
+        ``n_thresholds_`` cuts), kind :data:`GROUPED_CLASSES`, a tuple of ``(class label,
+        levels, rank_cuts)``."""
+        if codes.max() == 1:
+            levels, rank_cuts, rate_cuts, rates = group_levels(
+                values, codes, self.n_thresholds_, self.n_tree_thresholds_)
+            if not len(rank_cuts):
+                return kind, categories, []
+            return "grouped", (levels, rank_cuts), [(rates, rate_cuts)]
+        labels = np.unique(y)
+        ladders, reads = [], []
+        for k, label in enumerate(labels.tolist()):   # plain labels, for rule files
+            levels, rank_cuts, rate_cuts, rates = group_levels(
+                values, (codes == k).astype(np.int64), self.n_thresholds_)
+            if len(rank_cuts):
+                ladders.append((label, levels, rank_cuts))
+                reads.append((rates, rate_cuts))
+        if not ladders:
+            return kind, categories, []
+        return GROUPED_CLASSES, tuple(ladders), reads
+
     def _fit_feature(self, vals: np.ndarray, has_missing: bool, name: str,
-                     categorical: bool, y: np.ndarray | None = None) -> tuple[str, Any, bool]:
+                     categorical: bool, y: np.ndarray | None = None,
+                     grouped: bool = False) -> tuple[str, Any, bool]:
         if len(vals) == 0:   # every value missing: nothing to tell rows apart
             return "constant", None, False
         kind, numeric = inspect_column(vals, name, max_levels=self.max_levels,
-                                       categorical=categorical)
+                                       categorical=categorical, grouped=grouped)
         if kind == "id":
             return "dropped", numeric, False
         unit = None
@@ -1380,6 +1434,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             levels, ranks = values
             return [Condition(name, op, float(r), f, "ordinal", levels=levels, grouped=True)
                     for r, op in zip(ranks, _grouped_ops(ranks, len(levels)), strict=True)]
+        if kind == GROUPED_CLASSES:   # one ladder per class, in class order
+            return [cond for _, levels, ranks in values
+                    for cond in ThresholdBinarizer._feature_conditions(
+                        f, name, "grouped", (levels, ranks), with_missing)]
         # with missing values, "x <= t" and "x > t" are separate columns, both 0 on a
         # missing row, so both literals read as they are written (module notes)
         unit = kind if kind in ("date", "duration") else ""
@@ -1479,15 +1537,22 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             levels, cuts = values
             return _grouped_columns(grouped_ranks(col, levels), cuts,
                                     _grouped_ops(cuts, len(levels)))
+        if kind == GROUPED_CLASSES:
+            return np.concatenate([_grouped_columns(grouped_ranks(col, levels), cuts,
+                                                    _grouped_ops(cuts, len(levels)))
+                                   for _, levels, cuts in values], axis=1)
         cats = [values] if kind == "binary" else values
         obj = col.astype(object)
         obj[miss] = MISSING
         return category_matches(obj, cats)
 
     def class_columns(self, Xb: np.ndarray, y: np.ndarray, n_cuts: int | None = None,
-                      column_counts: np.ndarray | None = None) -> np.ndarray | None:
+                      column_counts: np.ndarray | None = None,
+                      label: Any = None) -> np.ndarray | None:
         """Return the columns one binary problem needs: every threshold ladder cut back to
-        the ``n_cuts`` thresholds (default ``n_thresholds_``) that best split ``y``.
+        the ``n_cuts`` thresholds (default ``n_thresholds_``) that best split ``y``, and,
+        of the features grouped once per class (``categories="grouped"`` with more than
+        two classes), only the ladder of class ``label``.
 
         ``n_thresholds="auto"`` gives a target of ``K > 5`` classes up to ``K - 1``
         thresholds per feature, so that every class can be told apart; one class
@@ -1509,11 +1574,14 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         column_counts : ndarray of shape (n_columns,), optional
             ``Xb.sum(axis=0)``, when already computed: one-vs-rest asks once per class,
             and on 20,000 rows x 10,000 columns each sum takes about 0.1 s.
+        label : optional
+            The class ``y`` marks (one of the labels given to :meth:`fit`): the grouped
+            ladders of the other classes are left out.  None keeps every ladder.
 
         Returns
         -------
         ndarray of int or None
-            The ascending column indices, or None when every ladder is short enough.
+            The ascending column indices, or None when every column is kept.
 
         Examples
         --------
@@ -1531,9 +1599,14 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         n_cuts = self.n_thresholds_ if n_cuts is None else int(n_cuts)
         y = np.asarray(y, dtype=bool)
         Xb = np.asarray(Xb)
+        columns = np.ones(len(self.conditions_), dtype=bool)
+        if label is not None:
+            for c, owner_label in self._class_ladder_columns():
+                if owner_label != label:
+                    columns[c] = False
         layout = self._ladder_layout(n_cuts)
         if layout is None:
-            return None
+            return None if columns.all() else np.flatnonzero(columns).astype(np.int64)
         ladders, missing, members, owner, offsets = layout
         ones = Xb.sum(axis=0, dtype=np.int64) if column_counts is None else \
             np.asarray(column_counts, dtype=np.int64)
@@ -1551,9 +1624,23 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         # a threshold not kept drops every column of it (<= and, with missing values, >)
         dropped = np.ones(offsets[-1], dtype=bool)
         dropped[[offsets[l] + i for l, keep in enumerate(cuts) for i in keep]] = False
-        columns = np.ones(len(self.conditions_), dtype=bool)
         columns[members[dropped[owner]]] = False
         return np.flatnonzero(columns).astype(np.int64)
+
+    def _class_ladder_columns(self) -> list[tuple[int, Any]]:
+        """``(column, class label)`` of every column of a feature grouped once per class."""
+        pairs, start = [], 0
+        if not any(spec[0] == GROUPED_CLASSES for spec in self._specs):
+            return pairs
+        for f, (name, (kind, values, with_missing)) in enumerate(
+                zip(self._names, self._specs, strict=True)):
+            if kind == GROUPED_CLASSES:
+                for label, _, ranks in values:
+                    pairs.extend((start + j, label) for j in range(len(ranks)))
+                    start += len(ranks)
+            else:
+                start += len(self._feature_conditions(f, name, kind, values, with_missing))
+        return pairs
 
     def _ladder_layout(self, n_cuts: int) -> tuple | None:
         """The threshold ladders longer than ``n_cuts``, for :meth:`class_columns`, worked
@@ -1568,8 +1655,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         if key in cache:
             return cache[key]
         ladders: dict[int, list[int]] = {}
-        for c, cond in enumerate(self.conditions_):
-            if cond.kind == "ordinal" and cond.op == "<=":
+        for c, cond in enumerate(self.conditions_):   # grouped levels are no ladder: their
+            if cond.kind == "ordinal" and cond.op == "<=" and not cond.grouped:   # cuts are few
                 ladders.setdefault(cond.group, []).append(c)
         long = {g: sorted(cs, key=lambda c: self.conditions_[c].value)
                 for g, cs in ladders.items() if len(cs) > n_cuts}
@@ -1586,7 +1673,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             offsets.append(offsets[-1] + len(cs))
         pairs = [(c, threshold[(cond.group, cond.value)])
                  for c, cond in enumerate(self.conditions_)
-                 if cond.kind == "ordinal" and (cond.group, cond.value) in threshold]
+                 if cond.kind == "ordinal" and not cond.grouped
+                 and (cond.group, cond.value) in threshold]
         members = np.array([c for c, _ in pairs], dtype=np.int64)
         owner = np.array([t for _, t in pairs], dtype=np.int64)
         layout = ([np.array(cs, dtype=np.int64) for cs in long.values()],

@@ -145,16 +145,103 @@ def test_a_file_whose_grouped_ranks_pass_the_levels_is_refused():
         IMLIClassifier.from_json(est.to_json())
 
 
-def test_few_levels_more_classes_and_one_hot_stay_one_hot():
+def test_few_levels_and_one_hot_stay_one_hot():
     X, y = states(300)
     few = X.assign(state=X["state"].str[:2])   # s0 / s1: two levels
     assert ThresholdBinarizer(categories="grouped").fit(few, y).feature_kinds_["state"] \
         == "binary"
-    three = np.where(X["state"] == "s00", "other", y)   # three classes
-    tb = ThresholdBinarizer(categories="grouped").fit(X, three)
-    assert tb.feature_kinds_["state"] == "categorical"
     assert ThresholdBinarizer(thresholds="tree").fit(X, y).feature_kinds_["state"] \
         == "categorical"
+
+
+LOW = ["s02", "s05", "s10", "s14"]   # the states of the third class
+
+
+def three_classes(n: int = 900, seed: int = 0, flip: float = 0.03):
+    """``state`` decides the class: HIGH -> "high", LOW -> "low", the rest "mid" (``flip``
+    of the labels drawn at random); a noise column."""
+    X, _ = states(n, seed)
+    rng = np.random.default_rng(seed + 100)
+    y = np.where(X["state"].isin(HIGH), "high", np.where(X["state"].isin(LOW), "low", "mid"))
+    odd = rng.random(n) < flip
+    y[odd] = rng.choice(["high", "low", "mid"], odd.sum())
+    return X, y
+
+
+def test_more_classes_group_once_per_class():
+    """Three classes: one ladder per class, its levels ranked by that class's rate, so each
+    class's own set is a column; ``class_columns(label=...)`` gives a one-vs-rest problem
+    its own ladder only; ``transform`` reads the same sets, ``fit_transform`` each
+    ladder's out-of-fold rates."""
+    X, y = three_classes()
+    tb = ThresholdBinarizer(categories="grouped")
+    fitted = tb.fit_transform(X, y)
+    assert tb.feature_kinds_["state"] == "grouped"
+    kind, ladders, _ = tb._specs[tb._names.index("state")]
+    assert kind == "grouped_classes" and [lab for lab, _, _ in ladders] == ["high", "low", "mid"]
+    shown = [c.describe() for c in tb.conditions_ if c.grouped]
+    for own in (HIGH, LOW):
+        assert "state in {" + ", ".join(own) + "}" in shown, shown
+    Xb = tb.transform(X)
+    start = 0
+    for label, levels, ranks in ladders:
+        columns = [start + j for j in range(len(ranks))]
+        start += len(ranks)
+        keep = tb.class_columns(Xb, y == label, label=label)
+        grouped = [c for c in keep if tb.conditions_[c].grouped]
+        assert grouped == columns   # its own ladder, not the others'
+        assert all(tb.conditions_[c].levels == levels for c in columns)
+        _, _, rate_cuts, rates = group_levels(X["state"].to_numpy(), y == label, 4)
+        ops = [tb.conditions_[c].op for c in columns]
+        want = np.stack([rates <= r if op == "<=" else rates > r
+                         for r, op in zip(rate_cuts, ops, strict=True)], axis=1)
+        assert (fitted[:, columns] == want).all()
+        for c in columns:
+            assert (Xb[:, c] == tb.conditions_[c].holds(X["state"].to_numpy())).all()
+    assert tb.class_columns(Xb, y == "high") is None   # no label: every column
+    assert (np.delete(fitted, [c for c, cond in enumerate(tb.conditions_) if cond.grouped],
+                      axis=1) == np.delete(Xb, [c for c, cond in enumerate(tb.conditions_)
+                                                if cond.grouped], axis=1)).all()
+
+
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
+def test_more_classes_learn_each_set_and_keep_it_in_a_file(cls, tmp_path):
+    """One-vs-rest on grouped levels: the high and the low class each get one literal that
+    names exactly their states; the file keeps the ladders, and a file with a ladder's
+    class repeated or its ranks past the levels is refused."""
+    X, y = three_classes()
+    X_test, y_test = three_classes(600, seed=1)
+    est = cls(categories="grouped", backend=BACKEND, random_state=0).fit(X, y)
+    for label, own in (("high", HIGH), ("low", LOW)):
+        text = str(est.rules_[label])
+        assert "state in {" + ", ".join(own) + "}" in text, text
+    assert est.score(X_test, y_test) >= 0.95
+    onehot = cls(backend=BACKEND, random_state=0).fit(X, y)
+    assert est.score(X_test, y_test) >= onehot.score(X_test, y_test)
+    again = cls.load(est.save(tmp_path / "m.json"))
+    assert (again.predict(X_test) == est.predict(X_test)).all()
+    f = est.binarizer_._names.index("state")
+    kind, ladders, missing = est.binarizer_._specs[f]
+    est.binarizer_._specs[f] = (kind, (ladders[0], ladders[0]) + ladders[2:], missing)
+    with pytest.raises(SchemaError, match="repeated"):
+        cls.from_json(est.to_json())
+    label, levels, ranks = ladders[1]
+    est.binarizer_._specs[f] = (kind, (ladders[0], (label, levels, ranks + 20)) + ladders[2:],
+                                missing)
+    with pytest.raises(SchemaError, match="ranks of the 16 levels"):
+        cls.from_json(est.to_json())
+
+
+def test_more_classes_coin_flip_levels_give_no_grouped_rule():
+    """Sixty two-row levels and three classes drawn at random: out-of-fold rates leave
+    nothing to learn, so no rule names the levels."""
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame({"who": np.repeat([f"p{i}" for i in range(60)], 2)})
+    y = rng.choice(["a", "b", "c"], 120)
+    est = IMLIClassifier(categories="grouped", max_levels=None, backend=BACKEND,
+                         random_state=0).fit(X, y)
+    assert est.binarizer_.feature_kinds_["who"] == "grouped"
+    assert all(r.n_literals == 0 for r in est.rules_.values()), est.rules_
 
 
 def test_bad_categories_and_missing_labels_are_named():
@@ -192,3 +279,53 @@ def test_learn_passes_categories(method, tmp_path, capsys):
     assert est.categories == "grouped"
     assert est.binarizer_.feature_kinds_["state"] == "grouped"
     capsys.readouterr()
+
+
+def many_states(n_levels: int = 60, rows: int = 8, seed: int = 0):
+    """``state`` of ``n_levels`` levels (``rows`` each, more than ``max_levels``' 50); the
+    label is "one of the first seven" (3 % flipped)."""
+    rng = np.random.default_rng(seed)
+    names = [f"t{i:02d}" for i in range(n_levels)]
+    state = np.repeat(names, rows).astype(object)
+    y = np.where(np.isin(state, names[:7]) ^ (rng.random(len(state)) < 0.03), "yes", "no")
+    return pd.DataFrame({"state": state, "noise": rng.normal(size=len(state)).round(2)}), y
+
+
+def test_grouped_keeps_more_than_fifty_levels_when_the_labels_group_them():
+    """One-hot drops a 60-level feature as an identifier (``max_levels="auto"``: at most
+    50); grouped keeps it and the learner names the seven levels of the class, while a
+    feature with a value per row is dropped either way."""
+    X, y = many_states()
+    X["name"] = [f"n{i}" for i in range(len(X))]
+    with pytest.warns(UserWarning, match=r"'state': 60 distinct values .*max_levels=50"):
+        onehot = ThresholdBinarizer().fit(X, y)
+    assert onehot.feature_kinds_["state"] == "dropped"
+    with pytest.warns(UserWarning, match="'name': 480 distinct values") as record:
+        tb = ThresholdBinarizer(categories="grouped").fit(X, y)
+    assert "'state'" not in str(record[0].message)
+    assert tb.feature_kinds_ == {"state": "grouped", "noise": "ordinal", "name": "dropped"}
+    est = IMLIClassifier(categories="grouped", backend=BACKEND, random_state=0)
+    with pytest.warns(UserWarning, match="'name'"):
+        est.fit(X, y)
+    want = "state in {" + ", ".join(f"t{i:02d}" for i in range(7)) + "}"
+    assert want in str(est.rules_), str(est.rules_)
+
+
+def test_grouped_drops_more_than_fifty_levels_the_labels_do_not_group(monkeypatch):
+    """When the labels give no cut, a feature past the one-hot limit is dropped, as one-hot
+    drops it, with the reason."""
+    import satrules.binarize as binarize
+
+    def no_cuts(values, y, n_thresholds, n_tree=None):
+        return ("a",), np.array([]), np.array([]), np.zeros(len(values))
+
+    monkeypatch.setattr(binarize, "group_levels", no_cuts)
+    X, y = many_states()
+    with pytest.warns(UserWarning, match=r"'state': 60 distinct values in 480 rows \(more "
+                                         r"than max_levels=50\), which the labels do not "
+                                         "group"):
+        tb = ThresholdBinarizer(categories="grouped").fit(X, y)
+    assert tb.feature_kinds_["state"] == "dropped"
+    X, y = states()   # 16 levels: within the limit, one-hot as before
+    assert ThresholdBinarizer(categories="grouped").fit(X, y).feature_kinds_["state"] \
+        == "categorical"

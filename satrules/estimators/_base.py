@@ -791,10 +791,13 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         n_problems = len(targets) if ovr else 1
         n_parts = self._n_partitions(len(y_idx), Xb.shape[1])
         self.n_partitions_ = n_parts
-        # many classes: each one-vs-rest problem sees only the thresholds that split it
-        narrow = ovr and self.binarizer_.n_tree_thresholds_ > self.binarizer_.n_thresholds_
+        # many classes: each one-vs-rest problem sees only the thresholds that split it,
+        # and of a category grouped once per class (categories="grouped"), its own ladder
+        narrow = ovr and (self.binarizer_.n_tree_thresholds_ > self.binarizer_.n_thresholds_
+                          or "grouped" in self.binarizer_.feature_kinds_.values())
         counts = Xb.sum(axis=0, dtype=np.int64) if narrow else None   # once, not per class
-        columns = {c: self.binarizer_.class_columns(Xb, y_idx == c, column_counts=counts)
+        columns = {c: self.binarizer_.class_columns(Xb, y_idx == c, column_counts=counts,
+                                                    label=self.classes_[c])
                    if narrow else None for c in targets}
         rows = math.ceil(len(y_idx) / n_parts)
         clauses = {c: self._encoding_clauses(

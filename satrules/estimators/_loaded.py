@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from satrules.binarize import GROUPED_CLASSES
 from satrules.rules import DATE_ORDERS, HOURS_MINUTES, MISSING, is_quantity_unit
 
 __all__ = ["check_loaded"]
 
 _KINDS = ("constant", "binary", "categorical", "ordinal", "date", "duration", "quantity",
-          "ordered", "grouped", "dropped")
+          "ordered", "grouped", GROUPED_CLASSES, "dropped")
 
 
 def _fail(message: str) -> None:
@@ -233,6 +234,18 @@ def _check_binarizer(binarizer: Any) -> list | None:
                 or not isinstance(spec[2], bool):
             _fail(f"{where} must be (kind, values, has_missing) with kind one of {_KINDS}")
         kind, values, with_missing = spec
+        if kind == GROUPED_CLASSES:   # ((class label, levels, ranks), ...), one per class
+            if not (isinstance(values, tuple) and values
+                    and all(isinstance(v, tuple) and len(v) == 3 for v in values)):
+                _fail(f"{where}: a feature grouped per class must hold (class, levels, "
+                      "thresholds) triples")
+            labels = [v[0] for v in values]
+            if len(set(map(repr, labels))) != len(labels):
+                _fail(f"{where}: class {labels} repeated among its ladders")
+            for label, levels, ranks in values:
+                _check_ranks(f"{where} (class {label!r})", levels, ranks)
+            expected.extend(binarizer._feature_conditions(f, name, kind, values, with_missing))
+            continue
         if kind in ("ordered", "grouped"):   # (levels, thresholds on their ranks)
             if not (isinstance(values, tuple) and len(values) == 2
                     and isinstance(values[0], tuple) and values[0]):
@@ -282,6 +295,20 @@ def _check_binarizer(binarizer: Any) -> list | None:
     if stored is not None:
         _same_conditions("binarizer_.conditions_", stored, "binarizer_._specs", expected)
     return expected
+
+
+def _check_ranks(where: str, levels: Any, ranks: Any) -> None:
+    """A grouped ladder: non-empty levels, increasing whole ranks below their number."""
+    if not (isinstance(levels, tuple) and levels):
+        _fail(f"{where}: a grouped ladder needs its levels")
+    ranks = np.asarray(ranks, dtype=float) if isinstance(ranks, np.ndarray) else None
+    if ranks is None or ranks.ndim != 1 or not len(ranks):
+        _fail(f"{where}: a grouped ladder's thresholds must be a one-dimensional array")
+    if not np.isfinite(ranks).all() or (np.diff(ranks) <= 0).any() \
+            or (ranks != np.round(ranks)).any() or (ranks < 0).any() \
+            or (ranks >= len(levels)).any():
+        _fail(f"{where}: thresholds must be increasing ranks of the {len(levels)} levels, "
+              f"got {ranks.tolist()}")
 
 
 def _same_conditions(name: str, got: list, source: str, want: list) -> None:

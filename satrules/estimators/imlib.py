@@ -98,9 +98,10 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         the quantiles, and it was confirmed on 31 further sets (``docs/benchmarks.md``,
         "Supervised thresholds").
     categories : {"onehot", "grouped"}, default="onehot"
-        ``"grouped"``: with two classes, a categorical feature of at least 10 levels
-        becomes a few columns ``x in {...}`` grouping its levels by their rate of the
-        described class, where one-hot needs a literal per level (more than
+        ``"grouped"``: a categorical feature of at least 10 levels becomes a few columns
+        ``x in {...}`` grouping its levels by their rate of the described class (with
+        more classes, one ladder per class), where one-hot needs a literal per level (more
+        than
         ``max_literals_per_rule`` allows); as for
         :class:`~satrules.estimators.imli.IMLIClassifier`, with the measurements there.
     max_levels : int, "auto" or None, default="auto"
