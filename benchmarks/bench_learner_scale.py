@@ -22,6 +22,12 @@ Usage::
         --target intervals --out benchmarks/results/learner_scale_20intervals
     python benchmarks/bench_learner_scale.py --rows 1000,5000,20000 --messy \
         --learners cdpr-gra-a0.7,cdpr-gra --out benchmarks/results/learner_scale_cdpr
+    python benchmarks/bench_learner_scale.py --rows 20000 --classes 20 --target intervals \
+        --categorical 100 --levels 60 --out benchmarks/results/learner_scale_grouped
+
+``--categorical K --levels L``: the last K columns become categories of L levels (their
+values' quantile bins, named ``c0`` .. ``c{L-1}`` in a shuffled order), so that every
+one of them is grouped by the defaults (``categories="grouped"``, one ladder per class).
 
 Results: ``benchmarks/results/learner_scale.md`` (+ ``.csv``).  Wall time depends on
 the machine's load; CPU time is the process's own.
@@ -45,7 +51,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0, n_classes: int = 2,
-              target: str = "classification"):
+              target: str = "classification", n_categorical: int = 0, n_levels: int = 60):
     """Return a DataFrame ``X`` and labels ``y`` (numeric; optionally a category and NaNs).
 
     ``target="classification"``: ``make_classification``'s (clusters; with many classes
@@ -64,6 +70,10 @@ def make_data(n_rows: int, n_cols: int, messy: bool, seed: int = 0, n_classes: i
         X, y = make_classification(n_rows, n_cols, n_informative=min(10, n_cols),
                                    n_classes=n_classes, random_state=seed)
     frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(n_cols)])
+    names = np.random.default_rng(seed + 1).permutation([f"c{i}" for i in range(n_levels)])
+    for i in range(max(n_cols - n_categorical, 0), n_cols):   # quantile bins, named at random
+        bins = np.quantile(X[:, i], np.linspace(0, 1, n_levels + 1)[1:-1])
+        frame[f"f{i}"] = names[np.digitize(X[:, i], bins)]
     if messy:
         rng = np.random.default_rng(seed)
         frame["f0"] = np.where(X[:, 0] > 0, "high", np.where(X[:, 0] > -1, "mid", "low"))
@@ -120,13 +130,17 @@ def main(argv=None) -> int:
                         help="classes of the target (one-vs-rest above 2)")
     parser.add_argument("--target", choices=("classification", "intervals"),
                         default="classification", help="see make_data")
+    parser.add_argument("--categorical", type=int, default=0,
+                        help="the last K columns as categories of --levels levels")
+    parser.add_argument("--levels", type=int, default=60)
     parser.add_argument("--out", default=str(RESULTS / "learner_scale"))
     args = parser.parse_args(argv)
     rows = []
     for n_rows in map(int, args.rows.split(",")):
         for n_cols in map(int, args.cols.split(",")):
             X, y = make_data(n_rows, n_cols, args.messy, n_classes=args.classes,
-                             target=args.target)
+                             target=args.target, n_categorical=args.categorical,
+                             n_levels=args.levels)
             for name in args.learners.split(","):
                 runs = [fit_one(name, X, y, seed) for seed in range(args.repeat)]
                 row = dict(runs[0])

@@ -98,7 +98,8 @@ GRID["cdpr-gra"] = {"alpha": [0.6, 0.75, 0.9], "beta": [0.4, 0.8], "gamma": [3, 
                     "delta": [3, 5]}
 GRID["cdpr-exact"] = {"alpha": [0.6, 0.9], "gamma": [3, 6, 12]}
 #: what every grid point of a method also sets (not shown in the ``params`` column)
-GRID_FIXED = {m: {"thresholds": "quantile"} for m in ("imli", "imlib", "imlib-paper")}
+GRID_FIXED = {m: {"thresholds": "quantile", "categories": "onehot"}
+              for m in ("imli", "imlib", "imlib-paper")}
 #: folds of the ``--cv`` choice
 CV_FOLDS = 5
 
@@ -280,16 +281,17 @@ def _split(data, seed: int):
     return train_test_split(X, y, test_size=0.2, stratify=y, random_state=seed)
 
 
-def retime(rows: list[dict], datasets: list[str], methods: list[str], dropna: bool) -> None:
-    """Refit the ``cv`` and ``default`` rows of ``datasets`` x ``methods`` (``cv``: with
-    their recorded grid point) and replace their fit times (for rows fitted while other
-    runs shared the cores).
+def retime(rows: list[dict], datasets: list[str], methods: list[str], dropna: bool,
+           settings: tuple[str, ...] = ("cv", "default")) -> None:
+    """Refit the ``settings`` rows (``cv`` and ``default``) of ``datasets`` x ``methods``
+    (``cv``: with their recorded grid point) and replace their fit times (for rows fitted
+    while other runs shared the cores).
 
     The refit must reproduce the recorded test accuracy, else ``RuntimeError``."""
     data = {}
     for row in rows:
         dataset, method, seed = row["dataset"], row["method"], int(row["seed"])
-        if row["setting"] not in ("cv", "default") or dataset not in datasets or \
+        if row["setting"] not in settings or dataset not in datasets or \
                 method not in methods:
             continue
         if dataset not in data:
@@ -416,6 +418,8 @@ def main(argv=None) -> int:
                              "CSV of --out "
                              "alone, replace their fit times (the test accuracy must come out "
                              "the same), rewrite the report; for rows timed side by side")
+    parser.add_argument("--retime-settings", default="cv,default",
+                        help="which rows --retime refits (default cv,default)")
     parser.add_argument("--setting", default="default",
                         help="name of the setting the --params rows are recorded under")
     parser.add_argument("--params", default="{}",
@@ -432,7 +436,8 @@ def main(argv=None) -> int:
             rows = list(csv.DictReader(fh))
     protocol = "rows with missing values dropped" if args.dropna else "missing values left in"
     if args.retime:
-        retime(rows, args.datasets.split(","), args.methods.split(","), args.dropna)
+        retime(rows, args.datasets.split(","), args.methods.split(","), args.dropna,
+               tuple(args.retime_settings.split(",")))
         _save(out.with_suffix(".csv"), rows)
         args.report_only = True
     if args.merge_from:

@@ -6,7 +6,8 @@ values put into the first two numeric columns where the set has none, rows with 
 missing target dropped (carData/Chile), stratified 80/20 splits with seeds 0-2.  It
 compares ``IMLIClassifier()`` and ``IMLIBClassifier()`` (also with the defaults before
 2026-12-02, ``+old_sign``: ``sign_test="normal", null_test=False``, and with
-``thresholds="tree"``) with the majority rate, logistic regression and a
+``thresholds="tree"``; ``+onehot``: ``categories="onehot"``, the default before session
+56) with the majority rate, logistic regression and a
 random forest (the baselines of ``bench_learners``).  ISLR/Smarket keeps ``Today``,
 whose sign *is* ``Direction``: it checks that a rule learner finds a clean cut that
 logistic regression and a forest find.
@@ -70,7 +71,8 @@ METHODS = ("imli", "imlib", "imli+old_sign", "imlib+old_sign", "imli-tree", "iml
            "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"null_test": {"null_test": True},
-           "old_sign": {"sign_test": "normal", "null_test": False}}
+           "old_sign": {"sign_test": "normal", "null_test": False},
+           "onehot": {"categories": "onehot"}}
 
 
 def load(package: str, name: str, target: str | None, rng: np.random.Generator,

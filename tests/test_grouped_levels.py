@@ -124,7 +124,7 @@ def test_imli_and_imlib_learn_the_set_and_keep_it_in_a_file(cls, tmp_path):
     text = str(est.rules_)
     assert "state in {" + ", ".join(HIGH) + "}" in text, text
     assert est.score(X_test, y_test) >= 0.95
-    onehot = cls(backend=BACKEND, random_state=0).fit(X, y)
+    onehot = cls(categories="onehot", backend=BACKEND, random_state=0).fit(X, y)
     assert est.score(X_test, y_test) >= onehot.score(X_test, y_test)
     assert est.rules_.n_literals < onehot.rules_.n_literals
     again = cls.load(est.save(tmp_path / "m.json"))
@@ -216,7 +216,7 @@ def test_more_classes_learn_each_set_and_keep_it_in_a_file(cls, tmp_path):
         text = str(est.rules_[label])
         assert "state in {" + ", ".join(own) + "}" in text, text
     assert est.score(X_test, y_test) >= 0.95
-    onehot = cls(backend=BACKEND, random_state=0).fit(X, y)
+    onehot = cls(categories="onehot", backend=BACKEND, random_state=0).fit(X, y)
     assert est.score(X_test, y_test) >= onehot.score(X_test, y_test)
     again = cls.load(est.save(tmp_path / "m.json"))
     assert (again.predict(X_test) == est.predict(X_test)).all()
@@ -266,18 +266,22 @@ def test_condition_of_grouped_levels_round_trips_and_checks_its_op():
 
 
 @pytest.mark.parametrize("method", ["imli", "imlib"])
-def test_learn_passes_categories(method, tmp_path, capsys):
+def test_learn_groups_by_default_and_passes_onehot(method, tmp_path, capsys):
+    """``categories="grouped"`` is the default of both estimators and of ``satrules
+    learn``; ``--categories onehot`` gives a column per level."""
+    from satrules import serialization
+
     X, y = states(300)
     path = tmp_path / "s.csv"
     X.assign(t=y).to_csv(path, index=False)
-    out = tmp_path / "m.json"
-    assert main(["learn", str(path), "--target", "t", "--method", method, "--backend",
-                 "rc2", "-q", "--categories", "grouped", "--out", str(out)]) == 0
-    from satrules import serialization
-
-    est = serialization.load(out)
-    assert est.categories == "grouped"
-    assert est.binarizer_.feature_kinds_["state"] == "grouped"
+    for extra, kind in (([], "grouped"), (["--categories", "onehot"], "categorical")):
+        out = tmp_path / f"m_{kind}.json"
+        assert main(["learn", str(path), "--target", "t", "--method", method, "--backend",
+                     "rc2", "-q", *extra, "--out", str(out)]) == 0
+        est = serialization.load(out)
+        assert est.categories == ("grouped" if not extra else "onehot")
+        assert est.binarizer_.feature_kinds_["state"] == kind
+    assert IMLIClassifier().categories == IMLIBClassifier().categories == "grouped"
     capsys.readouterr()
 
 

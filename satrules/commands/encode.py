@@ -33,8 +33,8 @@ _FLAGS = [
     ("--thresholds", "thresholds", str,
      "tree (default), quantile or both: where the thresholds go (imli, imlib)"),
     ("--categories", "categories", str,
-     "onehot (default) or grouped: levels of a categorical feature of 10 or more grouped "
-     "by their rate of the class (imli, imlib)"),
+     "grouped (default: levels of a categorical feature of 10 or more grouped by their "
+     "rate of the class) or onehot (imli, imlib)"),
     ("--class-weight", "class_weight", None,
      "balanced or a JSON object '{\"CLASS\": WEIGHT}': row weights by class"),
     ("--alpha", "alpha", None,

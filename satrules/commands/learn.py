@@ -107,9 +107,9 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
      "where the thresholds go: tree (default; cuts of a one-feature tree on the labels), "
      "quantile or both (IMLI, IMLIB)"),
     ("--categories", "categories", str,
-     "onehot (default; a column per level) or grouped: a categorical feature of 10 or more "
-     "levels becomes a few 'x in {...}' columns grouping its levels by their rate of the "
-     "class, one set of columns per class for more classes (IMLI, IMLIB)"),
+     "grouped (default: a categorical feature of 10 or more levels becomes a few "
+     "'x in {...}' columns grouping its levels by their rate of the class, one set of "
+     "columns per class for more classes) or onehot (a column per level) (IMLI, IMLIB)"),
     ("--class-weight", "class_weight", class_weight_value,
      "balanced (a rare class counts as much as a common one) or a JSON object "
      "'{\"CLASS\": WEIGHT}': a misclassified row of that class costs WEIGHT times as much "

