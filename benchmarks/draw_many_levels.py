@@ -3,8 +3,8 @@
 The held-out sets behind ``categories="grouped"`` (docs/benchmarks.md, "Grouped levels"):
 :func:`benchmarks.bench_smoke.draw` with ``--seed`` (two-class targets, or ``--classes
 3-5`` for targets of three to five classes, the one-vs-rest case), less every
-set of a smoke draw already run (``results/smoke*.jsonl``), kept when the binarizer of
-the learners (``thresholds="tree"``, labels of the whole set) finds a categorical feature
+set of a smoke draw already run (``results/smoke*.jsonl``), kept when one-hot
+binarization (``thresholds="tree"``, labels of the whole set) finds a categorical feature
 of at least :data:`satrules.binarize.GROUP_MIN_LEVELS` levels.  Prints the sets as
 ``package/item:target``, comma-separated, for ``bench_learner_variants.py --datasets``.
 
@@ -46,28 +46,9 @@ def smoke_sets() -> set[str]:
     return seen
 
 
-def many_levels(name: str) -> bool:
-    """Whether the set ``package/item:target`` has a categorical feature of at least
-    ``GROUP_MIN_LEVELS`` levels (as the learners' binarizer reads it)."""
-    from benchmarks.bench_learner_variants import load_smoke
-    from satrules.binarize import GROUP_MIN_LEVELS, ThresholdBinarizer
-
-    X, y = load_smoke(name)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            tb = ThresholdBinarizer(thresholds="tree").fit(X, y)
-        except ValueError:
-            return False
-    return any(kind == "categorical" and len(values) >= GROUP_MIN_LEVELS
-               for kind, values, _ in tb._specs)
-
-
-def over_fifty(name: str) -> bool:
-    """Whether one-hot's binarizer drops a feature of the set for more than 50 levels with
-    at most half its rows distinct."""
-    import re
-
+def _one_hot(name: str):
+    """The set ``package/item:target``'s one-hot binarizer (``thresholds="tree"``, the
+    labels of the whole set), fitted; None when it refuses the set."""
     from benchmarks.bench_learner_variants import load_smoke
     from satrules.binarize import ThresholdBinarizer
 
@@ -75,10 +56,28 @@ def over_fifty(name: str) -> bool:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            tb = ThresholdBinarizer(thresholds="tree").fit(X, y)
+            return ThresholdBinarizer(thresholds="tree").fit(X, y)
         except ValueError:
-            return False
-    for why in tb.dropped_features_.values():
+            return None
+
+
+def many_levels(name: str) -> bool:
+    """Whether the set ``package/item:target`` has a categorical feature of at least
+    ``GROUP_MIN_LEVELS`` levels (as one-hot binarization reads it)."""
+    from satrules.binarize import GROUP_MIN_LEVELS
+
+    tb = _one_hot(name)
+    return tb is not None and any(kind == "categorical" and len(values) >= GROUP_MIN_LEVELS
+                                  for kind, values, _ in tb._specs)
+
+
+def over_fifty(name: str) -> bool:
+    """Whether one-hot binarization drops a feature of the set for more than 50 levels with
+    at most half its rows distinct."""
+    import re
+
+    tb = _one_hot(name)
+    for why in ({} if tb is None else tb.dropped_features_).values():
         found = re.match(r"(\d+) distinct values in (\d+) rows \(more than max_levels", why)
         if found and int(found.group(1)) <= int(found.group(2)) // 2:
             return True
