@@ -25,6 +25,11 @@ Usage::
         --out learners_unseen_more
     python benchmarks/bench_unseen.py --methods imli-tree,imlib-tree --tree-leaf 0.05 \
         --out learners_unseen_leaf5       # the tree cuts with leaves of 5 % of the rows
+    python benchmarks/bench_unseen.py --sets modeldata/Sacramento:type \
+        --methods imli,imlib,cdpr-gra,rf --out user_check_s56   # a user's check of one set
+
+``--sets package/item:target,...`` fits those sets instead (same protocol; the target
+named), e.g. the closing notes' user check on a set no benchmark had used.
 
 Results: ``benchmarks/results/learners_unseen.md`` (mean test accuracy over the seeds).
 """
@@ -115,9 +120,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="results/<out>.md (default learners_unseen)")
     parser.add_argument("--more", action="store_true",
                         help="the eighteen sets of MORE_SETS instead of SETS")
+    parser.add_argument("--sets", default=None,
+                        help="package/item:target,... instead of SETS")
     args = parser.parse_args(argv)
     methods = tuple(args.methods.split(","))
     sets = list(MORE_SETS) if args.more else [(p, n, t, ()) for p, n, t in SETS]
+    if args.sets:
+        sets = [(*name.split(":")[0].split("/"), name.split(":")[1], ())
+                for name in args.sets.split(",")]
     if args.tree_leaf is not None:
         binarize.TREE_MIN_LEAF = args.tree_leaf
     command = " ".join(["python benchmarks/bench_unseen.py", *(argv if argv is not None

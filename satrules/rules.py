@@ -534,6 +534,18 @@ def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
     return table[codes]   # one lookup per distinct value, not per row
 
 
+def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
+    """``feature in {a, b}`` (or ``not in``), the members numbers by value (2 before 11),
+    then text.
+
+    >>> level_set_text("zip", ["11", "b", "2"], negated=True)
+    'zip not in {2, 11, b}'
+    """
+    shown = ", ".join(sorted(members, key=lambda v: (
+        number_or_none(v) is None, number_or_none(v) or 0.0, v)))
+    return f"{feature} {'not in' if negated else 'in'} {{{shown}}}"
+
+
 def grouped_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
     """Ranks of ``values`` among grouped ``levels`` (:func:`level_ranks`), a missing value
     read as the level ``"<missing>"`` (NaN when that is no level, as for an unseen value).
@@ -763,11 +775,8 @@ class Condition:
             shown = format_hours_minutes(value)
         elif self.grouped:
             cut = int(value) + 1
-            shown = self.levels[:cut] if self.op == "<=" else self.levels[cut:]
-            # numbers by value (2 before 11), then text
-            members = ", ".join(sorted(shown, key=lambda v: (
-                number_or_none(v) is None, number_or_none(v) or 0.0, v)))
-            return f"{self.feature} {'not in' if negated else 'in'} {{{members}}}"
+            return level_set_text(self.feature, self.levels[:cut] if self.op == "<=" else
+                                  self.levels[cut:], negated)
         elif self.levels:
             shown = str(self.levels[int(value)])
         elif isinstance(value, float) and value.is_integer():
@@ -946,6 +955,43 @@ class Rule:
         """Return the rule with every literal negated (De Morgan's literal part)."""
         return Rule(tuple(~lit for lit in self.literals))
 
+
+
+def _merge_level_sets(rule: Any, conds: Sequence[Condition], texts: list[str],
+                      dnf: bool) -> list[str]:
+    """``texts`` (one per literal of ``rule``) with the grouped-level literals of one feature
+    (of one ladder or of several, one per class) printed as one set: in a DNF term their
+    AND, in a CNF clause their OR, as ``x in {...}`` or, when a level not seen in fit
+    satisfies it (all negated in an AND, any in an OR), ``x not in {...}``; at the first
+    such literal's place.  ``zip in {a, b, c} AND zip not in {a}`` prints ``zip in {b,
+    c}``."""
+    lits = list(rule)
+    features: dict[tuple, list[int]] = {}
+    for i, lit in enumerate(lits):
+        cond = conds[lit.column]
+        if cond.grouped:
+            features.setdefault((cond.feature, cond.group), []).append(i)
+    drop: set[int] = set()
+    for (feature, _), where in features.items():
+        names = conds[lits[where[0]].column].levels
+        if len(where) < 2 or any(set(conds[lits[i].column].levels) != set(names)
+                                 for i in where):
+            continue
+        held = []
+        for i in where:
+            cond = conds[lits[i].column]
+            cut = int(cond.value) + 1
+            inside = set(cond.levels[:cut] if cond.op == "<=" else cond.levels[cut:])
+            held.append(np.array([v in inside for v in names]) ^ lits[i].negated)
+        both = np.logical_and.reduce(held) if dnf else np.logical_or.reduce(held)
+        if both.all() or not both.any():   # constant on the levels: leave it as written
+            continue
+        negated = [lits[i].negated for i in where]
+        unseen = all(negated) if dnf else any(negated)   # a level not seen in fit
+        members = [v for v, h in zip(names, both, strict=True) if h != unseen]
+        texts[where[0]] = level_set_text(feature, members, negated=unseen)
+        drop.update(where[1:])
+    return [text for i, text in enumerate(texts) if i not in drop]
 
 class RuleSet:
     """A DNF or CNF rule set over ``n_columns`` binarized columns.
@@ -1391,7 +1437,8 @@ class RuleSet:
                    if (conds[lit.column].is_missing_indicator and lit.negated == dnf)
                    or (dnf and not lit.negated and conds[lit.column].nullable
                        and conds[lit.column].op in ("<=", ">"))}
-        return [lit.describe(conds, conds[lit.column].group in settled) for lit in rule]
+        texts = [lit.describe(conds, conds[lit.column].group in settled) for lit in rule]
+        return _merge_level_sets(rule, conds, texts, dnf)
 
     def class_text(self, label: Any) -> str:
         """Text of a one-vs-rest rule set for class ``label``: :meth:`to_text`, or

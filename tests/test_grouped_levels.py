@@ -89,6 +89,34 @@ def test_simplify_keeps_the_meaning_of_grouped_literals(data):
     assert (rs.simplify().evaluate_raw(values) == rs.evaluate_raw(values)).all()
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_grouped_literals_of_one_ladder_print_as_the_set_they_hold_on(data):
+    """A rule's grouped literals of one feature print as one set (their AND in a DNF term,
+    their OR in a CNF clause), also across the ladders of two classes (two level orders):
+    every level, a missing value and an unseen one satisfy the printed ``x in {...}`` /
+    ``x not in {...}`` exactly where the rule holds."""
+    levels = tuple(f"v{i}" for i in range(10)) + (MISSING,)
+    other = tuple(reversed(levels))   # another class's ladder ranks the levels otherwise
+    conds = [Condition("x", op, float(r), 0, levels=lv, grouped=True)
+             for r, op, lv in ((1, "<=", levels), (3, "<=", levels), (5, ">", levels),
+                               (7, ">", levels), (2, "<=", other), (6, ">", other))]
+    kind = data.draw(st.sampled_from(["dnf", "cnf"]))
+    rule = data.draw(st.lists(st.builds(Literal, st.integers(0, 5), st.booleans()),
+                              min_size=2, max_size=4))
+    rs = RuleSet([rule], kind, 6, conds)
+    values = np.array(list(levels[:-1]) + [None, "unseen"], dtype=object)
+    truth = rs.evaluate_raw(values[:, None]).tolist()
+    text = rs.rule_text(0)
+    if " AND " in text or " OR " in text:   # left as written: constant on the levels
+        assert len(set(truth[:-1])) == 1, text
+        return
+    negated = " not in {" in text
+    members = text[text.index("{") + 1:-1].split(", ")
+    keys = [MISSING if v is None else v for v in values]
+    assert truth == [(k in members) != negated for k in keys], text
+
+
 def test_group_levels_ranks_by_the_rate_and_reads_out_of_fold():
     X, y = states()
     levels, ranks, rate_cuts, rates = group_levels(X["state"].to_numpy(), y == "yes", 4)
