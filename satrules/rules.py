@@ -536,13 +536,17 @@ def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
 
 def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
     """``feature in {a, b}`` (or ``not in``), the members numbers by value (2 before 11),
-    then text.
+    then text, the numbers in it by value too (s8 before s10).
 
-    >>> level_set_text("zip", ["11", "b", "2"], negated=True)
-    'zip not in {2, 11, b}'
+    >>> level_set_text("zip", ["11", "s10", "b", "2", "s8"], negated=True)
+    'zip not in {2, 11, b, s8, s10}'
     """
+    def natural(text: str) -> list:
+        return [(0, int(part), "") if part.isdecimal() else (1, 0, part)
+                for part in re.split(r"(\d+)", text) if part]
+
     shown = ", ".join(sorted(members, key=lambda v: (
-        number_or_none(v) is None, number_or_none(v) or 0.0, v)))
+        number_or_none(v) is None, number_or_none(v) or 0.0, natural(str(v)), str(v))))
     return f"{feature} {'not in' if negated else 'in'} {{{shown}}}"
 
 

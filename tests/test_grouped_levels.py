@@ -260,6 +260,27 @@ def test_more_classes_learn_each_set_and_keep_it_in_a_file(cls, tmp_path):
         cls.from_json(est.to_json())
 
 
+@pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
+def test_each_class_rules_read_its_own_ladder_only(cls):
+    """One-vs-rest reads a grouped feature through its own class's ladder only, in the
+    solves and in polishing: another class's ladder can hold a column naming the same
+    levels but read on other out-of-fold rates, which made IMLIB print ``(x <= -0.697
+    AND st in {s0, ..., s7}) OR (st in {s0, ..., s7})`` with two such columns."""
+    rng = np.random.default_rng(1)
+    st = rng.choice([f"s{i}" for i in range(60)], 1500).astype(object)
+    y = np.where(np.isin(st, [f"s{i}" for i in range(8)]), 2,
+                 np.where(np.isin(st, [f"s{i}" for i in range(8, 20)]), 1, 0))
+    st[rng.random(1500) < 0.05] = None
+    X = pd.DataFrame({"st": pd.Series(st).astype("category"), "x": rng.normal(size=1500)})
+    est = cls(backend=BACKEND, random_state=0).fit(X, y)
+    ladder_of = dict(est.binarizer_._class_ladder_columns())
+    assert len(set(ladder_of.values())) == 3
+    for label, rules in est.rules_.items():
+        used = {lit.column for rule in rules.rules for lit in rule.literals}
+        assert all(ladder_of.get(c, label) == label for c in used), (label, str(rules))
+    assert str(est.rules_[2]).count("st in {") == 1, str(est.rules_[2])
+
+
 def test_more_classes_coin_flip_levels_give_no_grouped_rule():
     """Sixty two-row levels and three classes drawn at random: out-of-fold rates leave
     nothing to learn, so no rule names the levels."""

@@ -799,6 +799,11 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         columns = {c: self.binarizer_.class_columns(Xb, y_idx == c, column_counts=counts,
                                                     label=self.classes_[c])
                    if narrow else None for c in targets}
+        # polishing sees every threshold but, of a grouped feature, its own class's ladder
+        # too (another class's column of the same levels reads other out-of-fold rates)
+        own = {c: self.binarizer_.class_columns(Xb, y_idx == c, n_cuts=Xb.shape[1],
+                                                column_counts=counts, label=self.classes_[c])
+               if narrow else None for c in targets}
         rows = math.ceil(len(y_idx) / n_parts)
         clauses = {c: self._encoding_clauses(
             rows, Xb.shape[1] if columns[c] is None else len(columns[c])) for c in targets}
@@ -823,7 +828,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 budget["per_pass"] = per_pass[c]
                 fitted[c], solutions[c], records[c] = self._fit_binary(
                     Xb, y_idx == c, n_parts, rng if start is None else copy.deepcopy(start),
-                    budget, columns[c], weights)
+                    budget, columns[c], weights, own[c])
         finally:
             close = getattr(bar, "close", None)
             if close is not None:
@@ -959,7 +964,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     def _fit_binary(self, Xb: np.ndarray, y: np.ndarray, n_parts: int,
                     rng: np.random.RandomState, budget: dict,
                     columns: np.ndarray | None = None,
-                    weights: np.ndarray | None = None) -> tuple[RuleSet, list, dict]:
+                    weights: np.ndarray | None = None,
+                    polish_columns: np.ndarray | None = None) -> tuple[RuleSet, list, dict]:
         """Learn one rule set for ``y`` (bool); return it, the solutions and a fit record.
 
         Every partition's rules are a candidate; the one with the lowest objective on the
@@ -967,7 +973,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         never worse on the training data than predicting one class).  ``columns``: the
         partitions are encoded over these columns of ``Xb`` only (the rules returned
         index all of them; :meth:`ThresholdBinarizer.class_columns`).  ``weights``: each
-        row's weight (mean 1), or None.
+        row's weight (mean 1), or None.  ``polish_columns``: the columns polishing may use
+        (None: all of them).
         """
         conditions = self.binarizer_.conditions_
         view = _ColumnView(Xb.shape[1], columns)
@@ -1049,13 +1056,17 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 starts.append((RuleSet([], best.kind, Xb.shape[1]), int(self.n_rules)))
             if self._polish_found and best_at["constant"] is not None and found is not None:
                 starts.append((found, found.n_rules))
+            seen = _ColumnView(Xb.shape[1], polish_columns)
             for start, max_rules in starts:
-                polished = self._final_rules(polish_rules(
-                    start, Xbool, y, self.data_fidelity, self._literal_weight(),
+                narrowed = seen.narrow(start)
+                pview = seen if narrowed is not None else _ColumnView(Xb.shape[1], None)
+                polished = self._final_rules(pview.widen(polish_rules(
+                    start if narrowed is None else narrowed, pview.take(Xbool), y,
+                    self.data_fidelity, self._literal_weight(),
                     max_literals=self._max_literals(), max_rules=max_rules,
                     deadline=budget["deadline"], min_z=z, replace=self._polish_replace,
                     sign_test=self.sign_test, sample_weight=weights,
-                    new_rule_z=self._level(self._new_rule_per_column, Xb.shape[1])))
+                    new_rule_z=self._level(self._new_rule_per_column, Xb.shape[1]))))
                 obj = self._objective(polished, Xb, y, weights)
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
