@@ -109,7 +109,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
         accuracy by IMLI +0.0048 ± 0.0017 (ahead on 19 sets, behind on 6) and IMLIB
         +0.0085 ± 0.0033 (16 / 11), all of it on the 36 sets with a feature of 10 or more
         levels, with fewer literals; on 10 held-out sets IMLI -0.0005 ± 0.0020 and IMLIB
-        +0.0158 ± 0.0075; IMLI +0.0065 on 16 sets of 3-5 classes (+0.0022 on 5 held
+        +0.0158 ± 0.0075; IMLI +0.0050 on 16 sets of 3-5 classes (+0.0022 on 5 held
         out) and +0.081 on 35 sets with a feature of more than 50 levels, which
         ``"grouped"`` keeps and one-hot drops (``docs/benchmarks.md``, "Grouped levels").
     max_levels : int, "auto" or None, default="auto"
