@@ -533,6 +533,9 @@ GROUP_MIN_LEVELS = 10
 GROUP_SMOOTHING = 10.0
 #: the training rows' columns of a grouped feature come from the rates of the other folds
 GROUP_FOLDS = 5
+#: a categorical feature is grouped only when the chi-square test of its levels against
+#: the class gives a p-value below this (:func:`group_levels`)
+GROUP_MAX_P = 0.01
 #: the spec kind of a feature grouped once per class (labels of more than two classes)
 GROUPED_CLASSES = "grouped_classes"
 
@@ -989,6 +992,21 @@ def _smoothed_rates(codes: np.ndarray, positive: np.ndarray, n_levels: int) -> n
     return (pos + GROUP_SMOOTHING * prior) / (n + GROUP_SMOOTHING)
 
 
+def _association_p(codes: np.ndarray, positive: np.ndarray, n_levels: int) -> float:
+    """p-value of Pearson's chi-square test that the levels ``codes`` and the 0/1
+    ``positive`` are independent (the levels x 2 table; 1.0 when one class is empty)."""
+    from scipy.stats import chi2
+
+    share = positive.mean() if len(positive) else 0.0
+    if share <= 0.0 or share >= 1.0:
+        return 1.0
+    n = np.bincount(codes, minlength=n_levels).astype(np.float64)
+    pos = np.bincount(codes, weights=positive, minlength=n_levels)
+    seen = n > 0
+    stat = float((((pos - n * share) ** 2)[seen] / (n[seen] * share * (1 - share))).sum())
+    return float(chi2.sf(stat, max(int(seen.sum()) - 1, 1)))
+
+
 def _grouped_ops(ranks: np.ndarray, n_levels: int) -> list[str]:
     """Per rank cut of a grouped feature, the side its column names: ``"<="`` (the levels up
     to the cut) unless the levels above it are fewer (``">"``), so that the set printed
@@ -1020,6 +1038,14 @@ def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
     by its own label; the tree on those rates (:func:`_thresholds`, ``"tree"``) gives
     rate thresholds, each then read as the last level whose whole-training rate is at
     most it.
+
+    No cut at all unless the levels and the class are associated: Pearson's chi-square
+    test of the levels x (class 1, other) table must give a p-value below
+    :data:`GROUP_MAX_P`.  On a balanced panel (one row per state and quarter, the state
+    the class, the quarter the feature) the levels tell nothing, yet a random split makes
+    the quarters whose row of a state was held out the state's lowest-rate ones, and the
+    ladder would learn which rows the split held out (fpp3/aus_accommodation: 18 points
+    on the test split that new quarters would not keep); the test sees no association.
 
     Parameters
     ----------
@@ -1070,6 +1096,8 @@ def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
         for rest, fold in folds.split(values):
             train_rates[fold] = _smoothed_rates(codes[rest], positive[rest],
                                                 len(names))[codes[fold]]
+    if _association_p(codes, positive, len(names)) >= GROUP_MAX_P:   # nothing to group
+        return tuple(names[order].tolist()), np.empty(0), np.empty(0), train_rates
     rate_cuts = _thresholds(train_rates, n_thresholds, y, "tree", short=False, n_tree=n_tree)
     ranks = np.searchsorted(rate[order], rate_cuts, side="right") - 1.0
     keep = (ranks >= 0) & (ranks < len(names) - 1)

@@ -126,17 +126,50 @@ def test_group_levels_ranks_by_the_rate_and_reads_out_of_fold():
     assert len(np.unique(rates[X["state"].to_numpy() == "s01"])) > 1
 
 
-def test_a_level_seen_once_does_not_look_predictive_by_its_own_label():
-    """Sixty levels of two rows each and labels of a coin: the training columns read each
-    row by its partner's label (out of fold), so no grouped rule passes polishing's test
-    and the fit is one class."""
+def test_a_level_seen_once_does_not_look_predictive_by_its_own_label(monkeypatch):
+    """Sixty levels of two rows each and labels of a coin: the association test finds
+    nothing to group; and with the test off, the training columns read each row by its
+    partner's label (out of fold), so no grouped rule passes polishing's test and the fit
+    is one class."""
+    import satrules.binarize as binarize
+
     rng = np.random.default_rng(5)
     X = pd.DataFrame({"who": np.repeat([f"p{i}" for i in range(60)], 2)})
     y = rng.integers(0, 2, 120)
+    est = IMLIClassifier(max_levels=None, backend=BACKEND, random_state=0).fit(X, y)
+    assert est.binarizer_.feature_kinds_["who"] == "categorical"
+    monkeypatch.setattr(binarize, "GROUP_MAX_P", 1.01)   # the out-of-fold rates alone
     est = IMLIClassifier(categories="grouped", max_levels=None, backend=BACKEND,
                          random_state=0).fit(X, y)
     assert est.binarizer_.feature_kinds_["who"] == "grouped"
     assert est.rules_.n_literals == 0, str(est.rules_)
+
+
+@pytest.mark.parametrize("n_classes", [3, 4])
+def test_a_balanced_panel_does_not_leak_the_split(n_classes, monkeypatch):
+    """One row per state and quarter, the state the class, the quarter the feature: the
+    quarters tell nothing, but a random split makes the quarters whose row of a state was
+    held out that state's lowest-rate ones.  The association test keeps the quarter from
+    being grouped; without it, the rules name exactly the held-out quarters."""
+    from sklearn.model_selection import train_test_split
+
+    import satrules.binarize as binarize
+
+    rng = np.random.default_rng(3)
+    quarters = [f"q{i:02d}" for i in range(40)]
+    states_ = [f"st{k}" for k in range(n_classes)]
+    X = pd.DataFrame({"quarter": np.repeat(quarters, n_classes),
+                      "takings": rng.normal(size=40 * n_classes).round(2)})
+    y = np.tile(states_, 40)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y,
+                                              random_state=0)
+    est = IMLIClassifier(backend=BACKEND, random_state=0).fit(X_tr, y_tr)
+    assert est.binarizer_.feature_kinds_["quarter"] != "grouped"   # one-hot or dropped
+    assert est.score(X_te, y_te) <= 1 / n_classes + 0.15
+    monkeypatch.setattr(binarize, "GROUP_MAX_P", 1.01)
+    leaky = IMLIClassifier(backend=BACKEND, random_state=0).fit(X_tr, y_tr)
+    assert leaky.binarizer_.feature_kinds_["quarter"] == "grouped"
+    assert leaky.score(X_te, y_te) > est.score(X_te, y_te) + 0.2   # what the test stops
 
 
 @pytest.mark.parametrize("cls", [IMLIClassifier, IMLIBClassifier])
@@ -281,9 +314,13 @@ def test_each_class_rules_read_its_own_ladder_only(cls):
     assert str(est.rules_[2]).count("st in {") == 1, str(est.rules_[2])
 
 
-def test_more_classes_coin_flip_levels_give_no_grouped_rule():
+def test_more_classes_coin_flip_levels_give_no_grouped_rule(monkeypatch):
     """Sixty two-row levels and three classes drawn at random: out-of-fold rates leave
-    nothing to learn, so no rule names the levels."""
+    nothing to learn, so no rule names the levels (with the association test off; on,
+    nothing is grouped)."""
+    import satrules.binarize as binarize
+
+    monkeypatch.setattr(binarize, "GROUP_MAX_P", 1.01)
     rng = np.random.default_rng(7)
     X = pd.DataFrame({"who": np.repeat([f"p{i}" for i in range(60)], 2)})
     y = rng.choice(["a", "b", "c"], 120)
