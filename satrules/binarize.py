@@ -46,7 +46,8 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   ``state not in {CA, NY}``) instead of one column per level; see
   :func:`group_levels`.  With more than two classes, one such ladder per class (its
   levels ranked by their rate of that class), so that each one-vs-rest problem sees
-  the ladder of its own class (:meth:`ThresholdBinarizer.class_columns`);
+  the ladder of its own class (:meth:`ThresholdBinarizer.class_columns`).  Only when its
+  levels and the class are associated (chi-square p-value below :data:`GROUP_MAX_P`);
 * **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
   number): dropped with a warning and listed in ``dropped_features_``.
 
@@ -1147,10 +1148,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         ``"grouped"``: a categorical feature of at least :data:`GROUP_MIN_LEVELS` levels
         becomes instead a few columns ``x in {...}``: its levels ranked by their rate of
         the second class, cut where a one-feature tree would (:func:`group_levels`; a
-        missing value is a level like the others).  Needs ``fit(X, y)``.  With more than
-        two classes, one ladder of such columns per class, its levels ranked by their
-        rate of that class against the rest (:meth:`class_columns` gives each
-        one-vs-rest problem its own class's ladder).
+        missing value is a level like the others), when a chi-square test finds its
+        levels and the class associated (p-value below :data:`GROUP_MAX_P`).  Needs
+        ``fit(X, y)``.  With more than two classes, one ladder of such columns per class,
+        its levels ranked by their rate of that class against the rest
+        (:meth:`class_columns` gives each one-vs-rest problem its own class's ladder).
         :meth:`fit_transform` gives the training rows the columns of their levels'
         *out-of-fold* rates (so that a rare level's own label does not make it look
         predictive); :meth:`transform` reads every row by its level, and a level not
