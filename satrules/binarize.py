@@ -1658,7 +1658,14 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         return np.flatnonzero(columns).astype(np.int64)
 
     def _class_ladder_columns(self) -> list[tuple[int, Any]]:
-        """``(column, class label)`` of every column of a feature grouped once per class."""
+        """``(column, class label)`` of every column of a feature grouped once per class,
+        worked out once per fit (one-vs-rest asks twice per class)."""
+        cache = self.__dict__.setdefault("_ladder_layouts", {})   # emptied by fit
+        if "class_ladders" not in cache:
+            cache["class_ladders"] = self._find_class_ladder_columns()
+        return cache["class_ladders"]
+
+    def _find_class_ladder_columns(self) -> list[tuple[int, Any]]:
         pairs, start = [], 0
         if not any(spec[0] == GROUPED_CLASSES for spec in self._specs):
             return pairs

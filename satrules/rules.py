@@ -778,9 +778,7 @@ class Condition:
         elif self.unit == "duration:hm" and self.op != "==":
             shown = format_hours_minutes(value)
         elif self.grouped:
-            cut = int(value) + 1
-            return level_set_text(self.feature, self.levels[:cut] if self.op == "<=" else
-                                  self.levels[cut:], negated)
+            return level_set_text(self.feature, self.grouped_members, negated)
         elif self.levels:
             shown = str(self.levels[int(value)])
         elif isinstance(value, float) and value.is_integer():
@@ -793,6 +791,13 @@ class Condition:
         if negated and self.nullable and self.op != "==" and not missing_settled:
             return f"({text} or {self.feature} is missing)"
         return text
+
+    @property
+    def grouped_members(self) -> tuple:
+        """The levels a grouped condition names (``x in {...}``): those up to its rank
+        (``<=``) or above it (``>``)."""
+        cut = int(_plain(self.value)) + 1
+        return self.levels[:cut] if self.op == "<=" else self.levels[cut:]
 
     @property
     def is_missing_indicator(self) -> bool:
@@ -960,7 +965,6 @@ class Rule:
         return Rule(tuple(~lit for lit in self.literals))
 
 
-
 def _merge_level_sets(rule: Any, conds: Sequence[Condition], texts: list[str],
                       dnf: bool) -> list[str]:
     """``texts`` (one per literal of ``rule``) with the grouped-level literals of one feature
@@ -983,9 +987,7 @@ def _merge_level_sets(rule: Any, conds: Sequence[Condition], texts: list[str],
             continue
         held = []
         for i in where:
-            cond = conds[lits[i].column]
-            cut = int(cond.value) + 1
-            inside = set(cond.levels[:cut] if cond.op == "<=" else cond.levels[cut:])
+            inside = set(conds[lits[i].column].grouped_members)
             held.append(np.array([v in inside for v in names]) ^ lits[i].negated)
         both = np.logical_and.reduce(held) if dnf else np.logical_or.reduce(held)
         if both.all() or not both.any():   # constant on the levels: leave it as written
@@ -996,6 +998,7 @@ def _merge_level_sets(rule: Any, conds: Sequence[Condition], texts: list[str],
         texts[where[0]] = level_set_text(feature, members, negated=unseen)
         drop.update(where[1:])
     return [text for i, text in enumerate(texts) if i not in drop]
+
 
 class RuleSet:
     """A DNF or CNF rule set over ``n_columns`` binarized columns.

@@ -277,12 +277,8 @@ def _check_binarizer(binarizer: Any) -> list | None:
                       "a finite number")
             if (np.diff(thresholds) <= 0).any():
                 _fail(f"{where}: thresholds must increase, got {thresholds.tolist()}")
-            if kind in ("ordered", "grouped") and ((thresholds != np.round(thresholds)).any()
-                                      or (thresholds < 0).any()
-                                      or (thresholds >= len(levels)).any()):
-                _fail(f"{where}: thresholds must be ranks of the {len(levels)} levels, got "
-                      f"{thresholds.tolist()}")
             if kind in ("ordered", "grouped"):
+                _check_ranks(where, levels, thresholds)
                 values = (levels, values)
             if kind == "quantity":
                 values = (unit, values)
@@ -298,12 +294,13 @@ def _check_binarizer(binarizer: Any) -> list | None:
 
 
 def _check_ranks(where: str, levels: Any, ranks: Any) -> None:
-    """A grouped ladder: non-empty levels, increasing whole ranks below their number."""
+    """Thresholds on the ranks of ordered or grouped ``levels``: non-empty levels,
+    increasing whole ranks below their number."""
     if not (isinstance(levels, tuple) and levels):
-        _fail(f"{where}: a grouped ladder needs its levels")
+        _fail(f"{where}: the thresholds need the levels they rank")
     ranks = np.asarray(ranks, dtype=float) if isinstance(ranks, np.ndarray) else None
-    if ranks is None or ranks.ndim != 1 or not len(ranks):
-        _fail(f"{where}: a grouped ladder's thresholds must be a one-dimensional array")
+    if ranks is None or ranks.ndim != 1:
+        _fail(f"{where}: thresholds on ranks must be a one-dimensional array")
     if not np.isfinite(ranks).all() or (np.diff(ranks) <= 0).any() \
             or (ranks != np.round(ranks)).any() or (ranks < 0).any() \
             or (ranks >= len(levels)).any():
