@@ -984,28 +984,95 @@ def _identifier_codes(values: np.ndarray, name: str, counts: Counter | None,
                else f" with max_levels >= {n_distinct}") + ")")
 
 
-def _smoothed_rates(codes: np.ndarray, positive: np.ndarray, n_levels: int) -> np.ndarray:
-    """Each level's rate of ``positive``, smoothed towards the overall rate by
-    :data:`GROUP_SMOOTHING` pseudo-rows (the overall rate for a level without rows)."""
-    prior = positive.mean() if len(positive) else 0.5
-    n = np.bincount(codes, minlength=n_levels)
-    pos = np.bincount(codes, weights=positive, minlength=n_levels)
+def _level_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct :func:`~satrules.rules.level_key` of ``values`` (sorted) and each
+    row's index into them; one key per distinct value, not per row (a missing value is a
+    value here)."""
+    import pandas as pd
+
+    raw, distinct = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+    names, key_codes = np.unique(np.array([level_key(v) for v in distinct], dtype=object),
+                                 return_inverse=True)
+    return names, key_codes.reshape(-1)[raw]
+
+
+def _fold_ids(n_rows: int) -> np.ndarray:
+    """Each row's fold among :data:`GROUP_FOLDS` (a fixed shuffle that depends on the
+    number of rows only, as scikit-learn's ``KFold(shuffle=True, random_state=0)``)."""
+    from sklearn.model_selection import KFold
+
+    fold = np.zeros(n_rows, dtype=np.int64)
+    if n_rows >= 2:
+        splits = KFold(min(GROUP_FOLDS, n_rows), shuffle=True, random_state=0)
+        for f, (_, held) in enumerate(splits.split(np.zeros((n_rows, 1)))):
+            fold[held] = f
+    return fold
+
+
+def _smoothed(pos: np.ndarray, n: np.ndarray, pos_total: np.ndarray,
+              n_total: np.ndarray) -> np.ndarray:
+    """Rates ``pos / n`` smoothed towards ``pos_total / n_total`` by
+    :data:`GROUP_SMOOTHING` pseudo-rows (0.5 as the prior when ``n_total`` is 0);
+    the arrays broadcast."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prior = np.where(n_total > 0, pos_total / np.maximum(n_total, 1), 0.5)
     return (pos + GROUP_SMOOTHING * prior) / (n + GROUP_SMOOTHING)
 
 
-def _association_p(codes: np.ndarray, positive: np.ndarray, n_levels: int) -> float:
-    """p-value of Pearson's chi-square test that the levels ``codes`` and the 0/1
-    ``positive`` are independent (the levels x 2 table; 1.0 when one class is empty)."""
+def _association_p(n: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """p-values of Pearson's chi-square test that the levels and a 0/1 class are
+    independent, one per column of ``pos`` (the levels x 2 table of rows ``n`` per level
+    and ``pos[:, k]`` of them in class ``k``; 1.0 when the class or its rest is empty)."""
     from scipy.stats import chi2
 
-    share = positive.mean() if len(positive) else 0.0
-    if share <= 0.0 or share >= 1.0:
-        return 1.0
-    n = np.bincount(codes, minlength=n_levels).astype(np.float64)
-    pos = np.bincount(codes, weights=positive, minlength=n_levels)
+    total = n.sum()
+    share = pos.sum(axis=0) / max(total, 1)
     seen = n > 0
-    stat = float((((pos - n * share) ** 2)[seen] / (n[seen] * share * (1 - share))).sum())
-    return float(chi2.sf(stat, max(int(seen.sum()) - 1, 1)))
+    spread = np.where((share > 0) & (share < 1), share * (1 - share), 1.0)
+    dev = (pos - n[:, None] * share[None, :]) ** 2
+    stat = (dev[seen] / (n[seen, None] * spread[None, :])).sum(axis=0)
+    p = chi2.sf(stat, max(int(seen.sum()) - 1, 1))
+    return np.where((share > 0) & (share < 1), p, 1.0)
+
+
+def _ladders(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[int],
+             n_thresholds: int, n_tree: int | None, max_p: float) -> list[tuple]:
+    """:func:`group_levels` for each class code in ``classes`` (that class against the
+    rest of ``y``'s ``n_classes``), with one factorization, one set of folds and one
+    count table for all of them; a class is cut only if its p-value is below ``max_p``.
+    Returns ``(levels, rank_cuts, rate_cuts, train_rates)`` per class."""
+    names, codes = _level_codes(values)
+    n_levels, n_rows = len(names), len(codes)
+    y = np.asarray(y, dtype=np.int64)
+    fold = _fold_ids(n_rows)
+    n_folds = int(fold.max()) + 1 if n_rows else 1
+    cell = (codes * n_folds + fold) * n_classes + y   # (level, fold, class) of each row
+    table = np.bincount(cell, minlength=n_levels * n_folds * n_classes).reshape(
+        n_levels, n_folds, n_classes).astype(np.float64)
+    n_lf = table.sum(axis=2)                         # rows per level and fold
+    n_l, n_f = n_lf.sum(axis=1), n_lf.sum(axis=0)    # per level; per fold
+    p_values = _association_p(n_l, table.sum(axis=1)[:, classes])
+    out = []
+    for k, p in zip(classes, p_values, strict=True):
+        pos_lf = table[:, :, k]
+        pos_l, pos_f = pos_lf.sum(axis=1), pos_lf.sum(axis=0)
+        rate = _smoothed(pos_l, n_l, pos_l.sum(), n_l.sum())
+        order = np.lexsort((names, rate))    # by rate, ties by text
+        # out of fold: each row reads its level's rate on the other folds
+        oof = _smoothed(pos_l[:, None] - pos_lf, n_l[:, None] - n_lf,
+                        (pos_f.sum() - pos_f)[None, :], (n_f.sum() - n_f)[None, :])
+        train_rates = oof[codes, fold] if n_rows >= 2 else rate[codes]
+        levels = tuple(names[order].tolist())
+        if p >= max_p:   # nothing to group
+            out.append((levels, np.empty(0), np.empty(0), train_rates))
+            continue
+        rate_cuts = _thresholds(train_rates, n_thresholds, (y == k).astype(np.int64),
+                                "tree", short=False, n_tree=n_tree)
+        ranks = np.searchsorted(rate[order], rate_cuts, side="right") - 1.0
+        keep = (ranks >= 0) & (ranks < n_levels - 1)
+        ranks, first = np.unique(ranks[keep], return_index=True)
+        out.append((levels, ranks, rate_cuts[keep][first], train_rates))
+    return out
 
 
 def _grouped_ops(ranks: np.ndarray, n_levels: int) -> list[str]:
@@ -1026,7 +1093,8 @@ def _grouped_columns(numbers: np.ndarray, cuts: Any, ops: list[str]) -> np.ndarr
 
 
 def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
-                 n_tree: int | None = None) -> tuple[tuple, np.ndarray, np.ndarray, np.ndarray]:
+                 n_tree: int | None = None, max_p: float | None = None,
+                 ) -> tuple[tuple, np.ndarray, np.ndarray, np.ndarray]:
     """Rank the levels of a categorical feature by their rate of the second class and cut
     the ranks where a one-feature tree would, so that a few columns ``x in {...}`` stand
     for many one-hot ones.
@@ -1056,6 +1124,8 @@ def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
         Class codes 0 / 1.
     n_thresholds, n_tree : int
         As for :func:`_thresholds`.
+    max_p : float, optional
+        The p-value the test must stay below (default :data:`GROUP_MAX_P`).
 
     Returns
     -------
@@ -1080,30 +1150,9 @@ def group_levels(values: np.ndarray, y: np.ndarray, n_thresholds: int,
     >>> sorted(levels[int(ranks[-1]) + 1:])    # the levels of the highest rates
     ['a', 'e', 'i']
     """
-    import pandas as pd
-    from sklearn.model_selection import KFold
-
-    # one level_key per distinct value, not per row (a missing value is a value here)
-    raw, distinct = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
-    names, key_codes = np.unique(np.array([level_key(v) for v in distinct], dtype=object),
-                                 return_inverse=True)
-    codes = key_codes.reshape(-1)[raw]
-    positive = (np.asarray(y) == 1).astype(np.float64)
-    rate = _smoothed_rates(codes, positive, len(names))
-    order = np.lexsort((names, rate))    # by rate, ties by text
-    train_rates = rate[codes]
-    if len(values) >= 2:
-        folds = KFold(min(GROUP_FOLDS, len(values)), shuffle=True, random_state=0)
-        for rest, fold in folds.split(values):
-            train_rates[fold] = _smoothed_rates(codes[rest], positive[rest],
-                                                len(names))[codes[fold]]
-    if _association_p(codes, positive, len(names)) >= GROUP_MAX_P:   # nothing to group
-        return tuple(names[order].tolist()), np.empty(0), np.empty(0), train_rates
-    rate_cuts = _thresholds(train_rates, n_thresholds, y, "tree", short=False, n_tree=n_tree)
-    ranks = np.searchsorted(rate[order], rate_cuts, side="right") - 1.0
-    keep = (ranks >= 0) & (ranks < len(names) - 1)
-    ranks, first = np.unique(ranks[keep], return_index=True)
-    return tuple(names[order].tolist()), ranks, rate_cuts[keep][first], train_rates
+    positive = (np.asarray(y) == 1).astype(np.int64)
+    return _ladders(values, positive, 2, [1], n_thresholds, n_tree,
+                    GROUP_MAX_P if max_p is None else max_p)[0]
 
 
 class ThresholdBinarizer(TransformerMixin, BaseEstimator):
@@ -1381,9 +1430,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return "grouped", (levels, rank_cuts), [(rates, rate_cuts)]
         labels = np.unique(y)
         ladders, reads = [], []
-        for k, label in enumerate(labels.tolist()):   # plain labels, for rule files
-            levels, rank_cuts, rate_cuts, rates = group_levels(
-                values, (codes == k).astype(np.int64), self.n_thresholds_)
+        per_class = _ladders(values, codes, len(labels), list(range(len(labels))),
+                             self.n_thresholds_, None, GROUP_MAX_P)
+        for label, (levels, rank_cuts, rate_cuts, rates) in zip(
+                labels.tolist(), per_class, strict=True):   # plain labels, for rule files
             if len(rank_cuts):
                 ladders.append((label, levels, rank_cuts))
                 reads.append((rates, rate_cuts))
