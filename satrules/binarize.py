@@ -47,7 +47,8 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   :func:`group_levels`.  With more than two classes, one such ladder per class (its
   levels ranked by their rate of that class), so that each one-vs-rest problem sees
   the ladder of its own class (:meth:`ThresholdBinarizer.class_columns`).  Only when its
-  levels and the class are associated (chi-square p-value below :data:`GROUP_MAX_P`);
+  levels and the class are associated (chi-square p-value below :data:`GROUP_MAX_P`,
+  divided by the number of classes when there are more than two);
 * **ID-like** feature (more categories than ``max_levels``, ``rownames``, a row
   number): dropped with a warning and listed in ``dropped_features_``.
 
@@ -535,7 +536,8 @@ GROUP_SMOOTHING = 10.0
 #: the training rows' columns of a grouped feature come from the rates of the other folds
 GROUP_FOLDS = 5
 #: a categorical feature is grouped only when the chi-square test of its levels against
-#: the class gives a p-value below this (:func:`group_levels`)
+#: the class gives a p-value below this (:func:`group_levels`); with K > 2 classes, each
+#: class's ladder needs a p-value below this / K (Bonferroni over the K tests)
 GROUP_MAX_P = 0.01
 #: the spec kind of a feature grouped once per class (labels of more than two classes)
 GROUPED_CLASSES = "grouped_classes"
@@ -1420,7 +1422,8 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         training rows' out-of-fold rates and the rate cuts (empty: the feature stays
         one-hot).  Two classes: one ladder, kind ``"grouped"``, ``(levels, rank_cuts)``.
         More: one ladder per class that splits it (that class against the rest, at most
-        ``n_thresholds_`` cuts), kind :data:`GROUPED_CLASSES`, a tuple of ``(class label,
+        ``n_thresholds_`` cuts, its test at :data:`GROUP_MAX_P` / K), kind
+        :data:`GROUPED_CLASSES`, a tuple of ``(class label,
         levels, rank_cuts)``."""
         if codes.max() == 1:
             levels, rank_cuts, rate_cuts, rates = group_levels(
@@ -1430,8 +1433,10 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return "grouped", (levels, rank_cuts), [(rates, rate_cuts)]
         labels = np.unique(y)
         ladders, reads = [], []
+        # one ladder per class: the test's level divided among the K tests (Bonferroni),
+        # so that a feature unrelated to the class is grouped as rarely as with two
         per_class = _ladders(values, codes, len(labels), list(range(len(labels))),
-                             self.n_thresholds_, None, GROUP_MAX_P)
+                             self.n_thresholds_, None, GROUP_MAX_P / len(labels))
         for label, (levels, rank_cuts, rate_cuts, rates) in zip(
                 labels.tolist(), per_class, strict=True):   # plain labels, for rule files
             if len(rank_cuts):

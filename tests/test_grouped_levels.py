@@ -126,6 +126,46 @@ def test_group_levels_ranks_by_the_rate_and_reads_out_of_fold():
     assert len(np.unique(rates[X["state"].to_numpy() == "s01"])) > 1
 
 
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 80), n_levels=st.integers(1, 8), seed=st.integers(0, 2**16))
+def test_out_of_fold_rates_are_each_folds_complement(n, n_levels, seed):
+    """Each training row reads its level's rate smoothed towards the share of the class,
+    both counted on the rows of the other folds of ``KFold(5, shuffle=True,
+    random_state=0)`` (a level absent there reads the share)."""
+    from sklearn.model_selection import KFold
+
+    from satrules.binarize import GROUP_SMOOTHING
+
+    rng = np.random.default_rng(seed)
+    x = rng.choice([f"v{i}" for i in range(n_levels)] + [None], n).astype(object)
+    y = rng.integers(0, 2, n)
+    _, _, _, rates = group_levels(x, y, 4)
+    want = np.empty(n)
+    key = np.array(["<none>" if v is None else v for v in x], dtype=object)
+    if n < 2:
+        want[:] = (y.sum() + GROUP_SMOOTHING * y.mean()) / (1 + GROUP_SMOOTHING)
+    else:
+        for rest, fold in KFold(min(5, n), shuffle=True, random_state=0).split(x):
+            share = y[rest].mean()
+            for i in fold:
+                same = rest[key[rest] == key[i]]
+                want[i] = (y[same].sum() + GROUP_SMOOTHING * share) / (len(same)
+                                                                      + GROUP_SMOOTHING)
+    assert np.allclose(rates, want)
+
+
+def test_more_classes_group_a_noise_feature_as_rarely_as_two_do():
+    """The per-class tests share the level :data:`GROUP_MAX_P` (each at GROUP_MAX_P / K):
+    of 300 features of 12 levels that say nothing of 5 classes, about 3 are grouped, not
+    the 15 that K tests at the full level would group."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"f{j}": rng.choice([f"l{i}" for i in range(12)], 600)
+                      for j in range(300)})
+    y = rng.choice(list("abcde"), 600)
+    kinds = ThresholdBinarizer(categories="grouped").fit(X, y).feature_kinds_
+    assert sum(kind == "grouped" for kind in kinds.values()) <= 6
+
+
 def test_a_level_seen_once_does_not_look_predictive_by_its_own_label(monkeypatch):
     """Sixty levels of two rows each and labels of a coin: the association test finds
     nothing to group; and with the test off, the training columns read each row by its
@@ -138,7 +178,7 @@ def test_a_level_seen_once_does_not_look_predictive_by_its_own_label(monkeypatch
     y = rng.integers(0, 2, 120)
     est = IMLIClassifier(max_levels=None, backend=BACKEND, random_state=0).fit(X, y)
     assert est.binarizer_.feature_kinds_["who"] == "categorical"
-    monkeypatch.setattr(binarize, "GROUP_MAX_P", 1.01)   # the out-of-fold rates alone
+    monkeypatch.setattr(binarize, "GROUP_MAX_P", np.inf)   # the out-of-fold rates alone
     est = IMLIClassifier(categories="grouped", max_levels=None, backend=BACKEND,
                          random_state=0).fit(X, y)
     assert est.binarizer_.feature_kinds_["who"] == "grouped"
@@ -166,7 +206,7 @@ def test_a_balanced_panel_does_not_leak_the_split(n_classes, monkeypatch):
     est = IMLIClassifier(backend=BACKEND, random_state=0).fit(X_tr, y_tr)
     assert est.binarizer_.feature_kinds_["quarter"] != "grouped"   # one-hot or dropped
     assert est.score(X_te, y_te) <= 1 / n_classes + 0.15
-    monkeypatch.setattr(binarize, "GROUP_MAX_P", 1.01)
+    monkeypatch.setattr(binarize, "GROUP_MAX_P", np.inf)
     leaky = IMLIClassifier(backend=BACKEND, random_state=0).fit(X_tr, y_tr)
     assert leaky.binarizer_.feature_kinds_["quarter"] == "grouped"
     assert leaky.score(X_te, y_te) > est.score(X_te, y_te) + 0.2   # what the test stops
@@ -320,7 +360,7 @@ def test_more_classes_coin_flip_levels_give_no_grouped_rule(monkeypatch):
     nothing is grouped)."""
     import satrules.binarize as binarize
 
-    monkeypatch.setattr(binarize, "GROUP_MAX_P", 1.01)
+    monkeypatch.setattr(binarize, "GROUP_MAX_P", np.inf)
     rng = np.random.default_rng(7)
     X = pd.DataFrame({"who": np.repeat([f"p{i}" for i in range(60)], 2)})
     y = rng.choice(["a", "b", "c"], 120)
