@@ -1037,12 +1037,34 @@ def _association_p(n: np.ndarray, pos: np.ndarray) -> np.ndarray:
     return np.where((share > 0) & (share < 1), p, 1.0)
 
 
-def _ladders(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[int],
-             n_thresholds: int, n_tree: int | None, max_p: float) -> list[tuple]:
-    """:func:`group_levels` for each class code in ``classes`` (that class against the
-    rest of ``y``'s ``n_classes``), with one factorization, one set of folds and one
-    count table for all of them; a class is cut only if its p-value is below ``max_p``.
-    Returns ``(levels, rank_cuts, rate_cuts, train_rates)`` per class."""
+def level_rates(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[int],
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each level's smoothed rate of each class code in ``classes`` (that class against
+    the rest of ``y``'s ``n_classes``), each training row's **out-of-fold** rate, and the
+    p-value of the association test, with one factorization, one set of folds and one
+    count table for all the classes (see :func:`group_levels`).
+
+    Returns
+    -------
+    names : ndarray of str
+        The levels' keys (:func:`~satrules.rules.level_key`, missing as ``"<missing>"``
+        when ``values`` writes it so), sorted.
+    rates : ndarray of shape (n_levels, len(classes))
+        Each level's rate on every training row.
+    train_rates : ndarray of shape (n_rows, len(classes))
+        Each row's level's rate on the other :data:`GROUP_FOLDS` - 1 folds.
+    p_values : ndarray of shape (len(classes),)
+        Pearson's chi-square test of levels x (class, rest).
+    codes : ndarray of int
+        Each row's index into ``names``.
+
+    Examples
+    --------
+    >>> x = np.array(list("aabbbc") * 20, dtype=object)
+    >>> names, rates, _, p, _ = level_rates(x, np.isin(x, ["a"]) * 1, 2, [1])
+    >>> names.tolist(), rates[:, 0].round(2).tolist(), bool(p[0] < 0.01)
+    (['a', 'b', 'c'], [0.87, 0.05, 0.11], True)
+    """
     names, codes = _level_codes(values)
     n_levels, n_rows = len(names), len(codes)
     y = np.asarray(y, dtype=np.int64)
@@ -1052,28 +1074,42 @@ def _ladders(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[in
     table = np.bincount(cell, minlength=n_levels * n_folds * n_classes).reshape(
         n_levels, n_folds, n_classes).astype(np.float64)
     n_lf = table.sum(axis=2)                         # rows per level and fold
+    table = table[:, :, classes]
     n_l, n_f = n_lf.sum(axis=1), n_lf.sum(axis=0)    # per level; per fold
-    p_values = _association_p(n_l, table.sum(axis=1)[:, classes])
+    pos_l, pos_f = table.sum(axis=1), table.sum(axis=0)   # (level, class); (fold, class)
+    rates = _smoothed(pos_l, n_l[:, None], pos_l.sum(axis=0)[None, :], n_l.sum())
+    if n_rows >= 2:   # each row reads its level's rate on the other folds
+        oof = _smoothed(pos_l[:, None, :] - table, (n_l[:, None] - n_lf)[:, :, None],
+                        (pos_f.sum(axis=0)[None, :] - pos_f)[None, :, :],
+                        (n_f.sum() - n_f)[None, :, None])
+        train_rates = oof[codes, fold]
+    else:
+        train_rates = rates[codes]
+    return names, rates, train_rates, _association_p(n_l, pos_l), codes
+
+
+def _ladders(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[int],
+             n_thresholds: int, n_tree: int | None, max_p: float) -> list[tuple]:
+    """:func:`group_levels` for each class code in ``classes`` (that class against the
+    rest of ``y``'s ``n_classes``), the rates from one :func:`level_rates`; a class is
+    cut only if its p-value is below ``max_p``.  Returns ``(levels, rank_cuts,
+    rate_cuts, train_rates)`` per class."""
+    names, rates, train_rates, p_values, _ = level_rates(values, y, n_classes, classes)
+    y = np.asarray(y, dtype=np.int64)
     out = []
-    for k, p in zip(classes, p_values, strict=True):
-        pos_lf = table[:, :, k]
-        pos_l, pos_f = pos_lf.sum(axis=1), pos_lf.sum(axis=0)
-        rate = _smoothed(pos_l, n_l, pos_l.sum(), n_l.sum())
+    for i, (k, p) in enumerate(zip(classes, p_values, strict=True)):
+        rate, rows = rates[:, i], train_rates[:, i]
         order = np.lexsort((names, rate))    # by rate, ties by text
-        # out of fold: each row reads its level's rate on the other folds
-        oof = _smoothed(pos_l[:, None] - pos_lf, n_l[:, None] - n_lf,
-                        (pos_f.sum() - pos_f)[None, :], (n_f.sum() - n_f)[None, :])
-        train_rates = oof[codes, fold] if n_rows >= 2 else rate[codes]
         levels = tuple(names[order].tolist())
         if p >= max_p:   # nothing to group
-            out.append((levels, np.empty(0), np.empty(0), train_rates))
+            out.append((levels, np.empty(0), np.empty(0), rows))
             continue
-        rate_cuts = _thresholds(train_rates, n_thresholds, (y == k).astype(np.int64),
+        rate_cuts = _thresholds(rows, n_thresholds, (y == k).astype(np.int64),
                                 "tree", short=False, n_tree=n_tree)
         ranks = np.searchsorted(rate[order], rate_cuts, side="right") - 1.0
-        keep = (ranks >= 0) & (ranks < n_levels - 1)
+        keep = (ranks >= 0) & (ranks < len(names) - 1)
         ranks, first = np.unique(ranks[keep], return_index=True)
-        out.append((levels, ranks, rate_cuts[keep][first], train_rates))
+        out.append((levels, ranks, rate_cuts[keep][first], rows))
     return out
 
 
