@@ -315,7 +315,8 @@ def significant(fixed, broken, min_z: float, sign_test: str = "exact", variance=
       weight sums and ``variance`` the sum of their squared weights; the test is the
       normal approximation ``fixed - broken >= min_z * sqrt(variance)`` of the weighted
       sign test (each flipped row's weight counts + or - with probability 1/2), whatever
-      ``sign_test`` says.  With unit weights it is the ``"normal"`` test.
+      ``sign_test`` says; a tie within rounding (1e-9 of the weights flipped) passes.
+      With unit weights it is the ``"normal"`` test.
 
     No flip at all always passes, and ``min_z = 0`` passes whenever ``fixed >= broken``.
 
@@ -344,13 +345,18 @@ def significant(fixed, broken, min_z: float, sign_test: str = "exact", variance=
     True
     >>> bool(significant(0.0, 0.0, 2.0, variance=-1e-13))     # no flip (rounding below 0)
     True
+    >>> bool(significant(0.7, 0.0, 1.0, variance=0.49000000000000005))   # a tie, rounded
+    True
     """
     if sign_test not in SIGN_TESTS:
         raise ValueError(f"sign_test must be one of {SIGN_TESTS}, got {sign_test!r}")
     fixed, broken = np.asarray(fixed, dtype=float), np.asarray(broken, dtype=float)
     if variance is not None:   # a sum of squares, computed as a difference: >= -1e-12
-        return fixed - broken >= min_z * np.sqrt(np.maximum(np.asarray(variance, dtype=float),
-                                                            0.0))
+        spread = min_z * np.sqrt(np.maximum(np.asarray(variance, dtype=float), 0.0))
+        # weight sums are computed as differences too: a tie (z = min_z) passes however
+        # they were rounded, so that the same flips get the same verdict however summed
+        slack = 1e-9 * np.maximum(1.0, np.abs(fixed) + np.abs(broken))
+        return fixed - broken >= spread - slack
     if sign_test == "exact" and min_z > 0:
         from scipy.stats import binom, norm
 
