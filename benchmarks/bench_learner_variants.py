@@ -5,6 +5,8 @@ of :mod:`benchmarks.datasets` (the learner benchmark's protocol: stratified 80/2
 seeds 0-4 by default; missing values dropped on the five reference sets, as
 :func:`benchmarks.datasets.load` gives them) and reports the mean test and train
 accuracy per variant, per data set and over all of them, with the CPU seconds per fit.
+``--method cdpr`` fits ``CDPRClassifier`` (GRA, its defaults otherwise; rules and
+literals are its selected rules and their conditions).
 
 Variants (``--variants``, comma-separated names):
 
@@ -160,9 +162,11 @@ VARIANTS = {
 
 
 def _estimator(method: str, seed: int, params: dict):
-    from satrules import IMLIBClassifier, IMLIClassifier
+    from satrules import CDPRClassifier, IMLIBClassifier, IMLIClassifier
 
     params = dict(params)
+    if method == "cdpr":   # GRA, its defaults otherwise
+        return CDPRClassifier(random_state=seed, **params)
     replace = params.pop("_replace", True)
     from_empty = params.pop("_from_empty", False)
     prune = params.pop("_prune", False)
@@ -242,6 +246,8 @@ def run(job: tuple) -> dict:
 def _size(est) -> dict:
     """Rules and literals of a fitted learner (summed over the classes of one-vs-rest)."""
     rules = getattr(est, "est", est).rules_
+    if hasattr(rules, "width"):   # CDPR's candidates: a rule's width is its literals
+        return {"rules": len(rules), "literals": int(rules.width.sum())}
     sets = rules.values() if isinstance(rules, dict) else [rules]
     return {"rules": sum(r.n_rules for r in sets), "literals": sum(r.n_literals for r in sets)}
 
@@ -364,7 +370,8 @@ def write(rows: list[dict], method: str, argv: list[str], out: Path | None = Non
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--method", choices=("imli", "imlib", "imlib-paper"), required=True)
+    parser.add_argument("--method", choices=("imli", "imlib", "imlib-paper", "cdpr"),
+                        required=True)
     parser.add_argument("--variants", default="default,no-phases")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--seeds", default=None,

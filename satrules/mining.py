@@ -53,6 +53,7 @@ from satrules.rules import (
     format_duration,
     format_hours_minutes,
     format_quantity,
+    level_set_text,
 )
 
 __all__ = ["MinedRule", "Candidates", "mine_rules"]
@@ -175,6 +176,9 @@ class MinedRule:
     #: indices of duration features written as hours and minutes (``13:30``), whose
     #: bounds print so
     hours_minutes: frozenset = frozenset()
+    #: index of each grouped categorical column -> ``(feature name, levels, each level's
+    #: rate)``: an interval on it holds on the levels whose rate lies in it
+    grouped: dict = field(default_factory=dict, hash=False)
 
     @property
     def width(self) -> int:
@@ -183,6 +187,9 @@ class MinedRule:
 
     def _condition_text(self, feature: int, lo: float, hi: float) -> str:
         name = self.feature_names[feature]
+        if feature in self.grouped:   # the levels whose rate lies in (lo, hi]
+            column, levels, rates = self.grouped[feature]
+            return level_set_text(column, grouped_members(levels, rates, lo, hi))
         if feature in self.indicators and (np.isinf(lo) or np.isinf(hi)):
             column, value = self.indicators[feature]
             if value == MISSING:
@@ -256,6 +263,10 @@ class Candidates:
     levels : dict, optional
         Index of each ordered categorical feature (values are the ranks of its levels)
         -> its levels, lowest first; a bound prints as the level of its rank.
+    grouped : dict, optional
+        Index of each grouped categorical column (values are a level's rate of a class)
+        -> ``(feature name, levels, each level's rate)``; an interval prints as the set
+        of levels whose rate lies in it.
 
     Attributes
     ----------
@@ -267,7 +278,7 @@ class Candidates:
 
     def __init__(self, lo, hi, labels, covers, accuracy, feature_names, class_names,
                  indicators=None, dates=(), levels=None, durations=(), units=None,
-                 hours_minutes=()):
+                 hours_minutes=(), grouped=None):
         self.lo = np.asarray(lo, dtype=np.float64)
         self.hi = np.asarray(hi, dtype=np.float64)
         self.labels = np.asarray(labels, dtype=np.intp)
@@ -281,6 +292,8 @@ class Candidates:
         self.hours_minutes = tuple(sorted(int(f) for f in hours_minutes))
         self.levels = {int(f): tuple(lv) for f, lv in (levels or {}).items()}
         self.units = {int(f): str(unit) for f, unit in (units or {}).items()}
+        self.grouped = {int(f): (str(name), tuple(levels), np.asarray(rates, dtype=float))
+                        for f, (name, levels, rates) in (grouped or {}).items()}
         self.width = (np.isfinite(self.lo) | np.isfinite(self.hi)).sum(axis=1)
         self.support = np.asarray(self.covers.sum(axis=1)).ravel().astype(np.int64)
 
@@ -297,7 +310,8 @@ class Candidates:
                          dict(getattr(self, "levels", {})),
                          frozenset(getattr(self, "durations", ())),
                          dict(getattr(self, "units", {})),
-                         frozenset(getattr(self, "hours_minutes", ())))
+                         frozenset(getattr(self, "hours_minutes", ())),
+                         dict(getattr(self, "grouped", {})))
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -317,7 +331,8 @@ class Candidates:
                           self.covers[index], self.accuracy[index], self.feature_names,
                           self.class_names, self.indicators, getattr(self, "dates", ()),
                           getattr(self, "levels", None), getattr(self, "durations", ()),
-                          getattr(self, "units", None), getattr(self, "hours_minutes", ()))
+                          getattr(self, "units", None), getattr(self, "hours_minutes", ()),
+                          getattr(self, "grouped", None))
 
     def filter(self, alpha: float = 0.0, delta: int | None = None) -> np.ndarray:
         """Return the indices of B_{α,δ}: accuracy ≥ ``alpha`` and width ≤ ``delta``.
@@ -599,6 +614,17 @@ def _interval_candidates(lo, hi, leaf_ids, X, y_index, sw, classes, feature_name
     covers, counts = _interval_counts(lo[nodes], hi[nodes], X, y_index, sw, classes,
                                       feature_names)
     return _labelled(lo[nodes], hi[nodes], covers, counts, classes, feature_names, indicators)
+
+
+def grouped_members(levels: tuple, rates: np.ndarray, lo: float, hi: float) -> list[str]:
+    """The ``levels`` whose rate lies in ``(lo, hi]``: the set a grouped column's
+    interval names.
+
+    >>> grouped_members(("a", "b", "c"), np.array([0.1, 0.5, 0.9]), 0.3, np.inf)
+    ['b', 'c']
+    """
+    rates = np.asarray(rates, dtype=float)
+    return [levels[i] for i in np.flatnonzero((rates > lo) & (rates <= hi)).tolist()]
 
 
 def names_of(feature_names, n_features: int) -> list[str]:

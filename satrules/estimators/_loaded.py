@@ -156,9 +156,17 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     nullable = getattr(encoder, "nullable", None) or [False] * len(kinds)
     if not isinstance(kinds, list) or len(kinds) != len(names) or not all(
             k in ("numeric", "date", "duration", "quantity", "ordered", "categorical",
-                  "dropped") for k in kinds):
+                  "grouped", "dropped") for k in kinds):
         _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'duration', "
-              "'quantity', 'ordered', 'categorical' or 'dropped'")
+              "'quantity', 'ordered', 'categorical', 'grouped' or 'dropped'")
+    grouped = getattr(encoder, "grouped", None) or [None] * len(kinds)
+    if not isinstance(grouped, list) or len(grouped) != len(kinds) or any(
+            (found is not None) != (k == "grouped") or (found is not None and not _grouping(
+                found, getattr(est, "classes_", None)))
+            for found, k in zip(grouped, kinds, strict=True)):
+        _fail("encoder_.grouped must hold, per grouped feature, its levels (a tuple of "
+              "strings), the class labels of its columns (a tuple of classes_) and the "
+              "levels' rates (levels x labels, in [0, 1]), and None for every other")
     units = getattr(encoder, "units", None) or [None] * len(kinds)
     if not isinstance(units, list) or len(units) != len(kinds) or any(
             (unit is not None) != (k == "quantity") or (unit is not None and (
@@ -188,9 +196,15 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     if not isinstance(nullable, list) or len(nullable) != len(names) or not all(
             isinstance(v, bool) for v in nullable):
         _fail("encoder_.nullable must hold one bool per feature")
+    from satrules.estimators.cdpr import grouped_column_names
+
     columns, indicators = [], {}
-    for name, values, kind, has_missing in zip(names, cats, kinds, nullable, strict=True):
+    for name, values, kind, has_missing, found in zip(names, cats, kinds, nullable, grouped,
+                                                      strict=True):
         if kind == "dropped":
+            continue
+        if kind == "grouped":
+            columns.extend(grouped_column_names(name, found[1]))
             continue
         if kind in ("numeric", "date", "duration", "quantity", "ordered"):
             columns.append(name)
@@ -214,6 +228,14 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     in_rules = getattr(rules, "indicators", None)
     if isinstance(in_rules, dict) and {k: tuple(v) for k, v in in_rules.items()} != indicators:
         _fail("rules_.indicators differ from the one-hot columns encoder_ defines")
+    sets = getattr(rules, "grouped", None) or {}
+    want = encoder.grouped_features()
+    if not isinstance(sets, dict) or set(sets) != set(want) or any(
+            not isinstance(sets[f], tuple) or len(sets[f]) != 3
+            or tuple(sets[f][:2]) != want[f][:2]
+            or not np.array_equal(np.asarray(sets[f][2], dtype=float), want[f][2])
+            for f in want):
+        _fail("rules_.grouped differs from the grouped columns encoder_ defines")
 
 
 def _check_binarizer(binarizer: Any) -> list | None:
@@ -336,6 +358,21 @@ def _check_ruleset(name: str, ruleset: Any, conditions: list | None) -> None:
     if conditions is not None and ruleset.conditions is not None:
         _same_conditions(f"{name}.conditions", list(ruleset.conditions),
                          "binarizer_._specs", conditions)
+
+
+def _grouping(found: Any, classes: Any) -> bool:
+    """Whether ``found`` is a grouped feature of CDPR's encoder: ``(levels, class labels,
+    rates)`` as :class:`~satrules.estimators.cdpr._ColumnEncoder` keeps it."""
+    if not isinstance(found, tuple) or len(found) != 3:
+        return False
+    levels, labels, rates = found
+    return (isinstance(levels, tuple) and len(levels) > 0
+            and all(isinstance(v, str) for v in levels) and len(set(levels)) == len(levels)
+            and isinstance(labels, tuple) and len(labels) > 0
+            and (classes is None or all(label in classes.tolist() for label in labels))
+            and isinstance(rates, np.ndarray) and rates.dtype.kind == "f"
+            and rates.shape == (len(levels), len(labels))
+            and bool(((rates >= 0) & (rates <= 1)).all()))
 
 
 _CANDIDATE_ATTRS = ("lo", "hi", "labels", "covers", "accuracy", "feature_names", "class_names",

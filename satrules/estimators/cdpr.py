@@ -28,7 +28,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from satrules import metrics
 from satrules._progress import status_line
 from satrules.binarize import (
+    GROUP_MAX_P,
+    GROUP_MIN_LEVELS,
     MISSING,
+    _level_limit,
     category_columns,
     category_matches,
     checkable_frame,
@@ -36,6 +39,7 @@ from satrules.binarize import (
     date_values,
     duration_values,
     inspect_column,
+    level_rates,
     numeric_values,
     ordered_levels,
     quantity_values,
@@ -55,11 +59,12 @@ from satrules.estimators._weights import (
     partition_weights,
 )
 from satrules.mining import MINERS, mine_rules
-from satrules.rules import date_order, duration_form, level_ranks, missing_mask
+from satrules.rules import date_order, duration_form, grouped_ranks, level_ranks, missing_mask
 
 __all__ = ["CDPRClassifier"]
 
 _METHODS = ("gra", "gdy", "local", "exact")
+_CATEGORIES = ("onehot", "grouped")
 #: encoder column kinds kept as one number per row (ordered: the rank of the level)
 _NUMERIC_KINDS = ("numeric", "date", "duration", "quantity", "ordered")
 _VALUES = {"numeric": numeric_values}   # dates, durations: their order, their form
@@ -85,11 +90,60 @@ class _ColumnEncoder:
     first) becomes the rank of its level, and a value that is not a level reads as a
     missing one.  A **quantity** (numbers written with a unit, ``13.5%``) becomes its
     number; ``units`` keeps the unit's text, in which rules print its bounds.
+
+    A **grouped** categorical column (``fit_transform`` with labels; a column of at least
+    :data:`~satrules.binarize.GROUP_MIN_LEVELS` levels, a missing value counted as the
+    level ``<missing>``) becomes one number per class its levels are associated with
+    (:func:`satrules.binarize.level_rates`; all classes tested at
+    :data:`~satrules.binarize.GROUP_MAX_P`, divided by their number when there are more
+    than two): a row's level's smoothed rate of that class (of the second class when
+    there are two), so that a tree's interval on it is a set of levels, printed
+    ``x in {...}``.  ``grouped`` keeps, per feature, the levels, the class labels of its
+    columns and the levels' rates (levels x classes); a level not seen in fit has no
+    rate (NaN: every interval on it is false).  Training rows read their level's
+    **out-of-fold** rate instead, as :class:`~satrules.binarize.ThresholdBinarizer`'s
+    grouped columns do, so that a level of a row or two does not look predictive by its
+    own label.  A column the labels do not group stays one-hot, or is dropped past the
+    one-hot level limit.
     """
 
     def fit(self, X, names, max_levels="auto", categorical=frozenset(), ordered=None):
+        return self._fit(X, names, max_levels, categorical, ordered)[0]
+
+    def fit_transform(self, X, names, max_levels="auto", categorical=frozenset(),
+                      ordered=None, y_index=None, classes=None):
+        """Fit and return the encoded training rows; with class codes ``y_index`` (and
+        the ``classes`` they index) categorical columns of many levels are grouped, and
+        their columns hold each row's out-of-fold rate."""
+        _, train_rates = self._fit(X, names, max_levels, categorical, ordered, y_index,
+                                   classes)
+        encoded = self.transform(X)
+        for f, rates in train_rates.items():
+            encoded[:, f:f + rates.shape[1]] = rates
+        return encoded
+
+    def _group(self, values, y_index, classes):
+        """Group one categorical column's values (missing as ``<missing>``): the
+        ``(levels, class labels, rates)`` of the classes the test keeps and the training
+        rows' out-of-fold rates of those, or None when it keeps none."""
+        k = len(classes)
+        wanted = [1] if k == 2 else list(range(k))
+        names, rates, train_rates, p_values, _ = level_rates(values, y_index, k, wanted)
+        keep = np.flatnonzero(p_values < GROUP_MAX_P / (1 if k == 2 else k))
+        if not len(keep):
+            return None
+        labels = tuple(classes[wanted[i]] for i in keep.tolist())
+        return (tuple(names.tolist()), labels, rates[:, keep]), train_rates[:, keep]
+
+    def _fit(self, X, names, max_levels="auto", categorical=frozenset(), ordered=None,
+             y_index=None, classes=None):
+        """Fit; return ``self`` and, per grouped feature, the index of its first column
+        among ``feature_names`` -> its training rows' out-of-fold rates."""
+        group = y_index is not None
         self.names = [str(name) for name in names]
         self.kinds, self.categories, self.nullable, self.dropped = [], [], [], {}
+        self.grouped = [None] * X.shape[1]
+        train_rates = {}
         self.levels = [None] * X.shape[1]
         self.units = [None] * X.shape[1]   # a quantity's unit text ("{}%")
         self.date_orders = [None] * X.shape[1]   # dates in numbers: "mdy" or "dmy"
@@ -106,7 +160,7 @@ class _ColumnEncoder:
                 self.levels[j] = tuple(ordered[j])
             else:
                 kind, numeric = inspect_column(values, self.names[j], max_levels=max_levels,
-                                               categorical=j in categorical)
+                                               categorical=j in categorical, grouped=group)
                 if kind == "quantity":
                     self.units[j], numeric = numeric
                 if kind == "date":
@@ -123,26 +177,70 @@ class _ColumnEncoder:
                     commas[self.names[j]] = example
                 if miss.any():
                     cats = np.append(cats, MISSING)
+                if group and len(cats) >= GROUP_MIN_LEVELS:
+                    kind, cats = self._fit_grouped(j, column, miss, cats, y_index, classes,
+                                                   max_levels, train_rates)
             else:
                 self._check_finite(numeric, j)
                 cats = None
             self.kinds.append(kind)
             self.categories.append(cats)
             self.nullable.append(kind in _NUMERIC_KINDS and bool(miss.any()))
-        warn_comma_categories(commas, stacklevel=3)
+        warn_comma_categories(commas, stacklevel=4)
         if self.dropped:
             warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
                           + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
-                          UserWarning, stacklevel=3)
+                          UserWarning, stacklevel=4)
         self.feature_names, self.indicators = [], {}
+        starts = {}
         for j, cats in enumerate(self.categories):
+            if self.kinds[j] == "grouped":
+                starts[j] = len(self.feature_names)
+                self.feature_names.extend(grouped_column_names(self.names[j],
+                                                               self.grouped[j][1]))
+                continue
             if self.kinds[j] in _NUMERIC_KINDS:
                 self.feature_names.append(self.names[j])
                 cats = [MISSING] if self.nullable[j] else []
             for value in cats if cats is not None else []:
                 self.indicators[len(self.feature_names)] = (self.names[j], value)
                 self.feature_names.append(f"{self.names[j]}={value}")
-        return self
+        return self, {starts[j]: rates for j, rates in train_rates.items()}
+
+    def _fit_grouped(self, j, column, miss, cats, y_index, classes, max_levels, train_rates):
+        """Group categorical column ``j`` of ``cats`` (its levels, ``<missing>`` among
+        them); return its kind and categories: ``"grouped"``, or one-hot when the labels
+        do not group it, ``"dropped"`` when it then has more levels than one-hot allows."""
+        values = column.astype(object)
+        values[miss] = MISSING
+        found = self._group(values, y_index, classes)
+        if found is not None:
+            self.grouped[j], train_rates[j] = found
+            return "grouped", cats
+        n_present = int((~miss).sum())
+        limit = _level_limit(max_levels, n_present)
+        n_levels = len(cats) - int(miss.any())
+        if limit is not None and n_levels > limit:
+            self.dropped[self.names[j]] = (
+                f"{n_levels} distinct values in {n_present} rows (more than "
+                f"max_levels={limit}), which the labels do not group: an identifier, "
+                "not a category")
+            return "dropped", None
+        return "categorical", cats
+
+    def grouped_features(self) -> dict[int, tuple]:
+        """Index, among ``feature_names``, of each grouped feature's column -> ``(feature
+        name, levels, each level's rate)``: the column's interval ``(lo, hi]`` is the set
+        of levels whose rate lies in it."""
+        grouped = getattr(self, "grouped", None) or [None] * len(self.names)
+        out = {}
+        for name, found in zip(self.names, grouped, strict=True):
+            if found is not None:
+                levels, labels, rates = found
+                first = self.feature_names.index(grouped_column_names(name, labels)[0])
+                for c in range(len(labels)):
+                    out[first + c] = (name, levels, rates[:, c])
+        return out
 
     def features_of(self, kind: str) -> list[int]:
         """Indices, among ``feature_names``, of the columns of ``kind`` (``"date"``: dates
@@ -216,6 +314,21 @@ class _ColumnEncoder:
                 if nullable[j]:
                     blocks.append(miss[:, None].astype(np.float64))
                 continue
+            if kind == "grouped":   # each level's rates; a level not seen in fit: NaN
+                levels, _, rates = self.grouped[j]
+                ranks = grouped_ranks(column, levels)
+                unseen = ~np.isfinite(ranks)
+                if unseen.any() and handle_unknown == "error":
+                    shown = np.where(miss, MISSING, column.astype(object))[unseen]
+                    raise ValueError(f"unseen categories "
+                                     f"{list(dict.fromkeys(map(str, shown)))[:5]} "
+                                     f"in column {self.names[j]!r} (seen in fit: "
+                                     f"{list(levels)[:10]}); handle_unknown='ignore' "
+                                     "encodes them as no known value")
+                block = np.full((len(column), rates.shape[1]), np.nan)
+                block[~unseen] = rates[ranks[~unseen].astype(np.intp)]
+                blocks.append(block)
+                continue
             column = column.astype(object)
             column[miss] = MISSING
             column = column.astype(str)
@@ -229,6 +342,12 @@ class _ColumnEncoder:
         if not blocks:
             return np.zeros((X.shape[0], 0))
         return np.hstack(blocks)
+
+
+def grouped_column_names(name: str, labels: tuple) -> list[str]:
+    """The encoded columns of a grouped feature: its name with two classes (one column,
+    the second class's rate), ``name[label]`` per class with more."""
+    return [name] if len(labels) == 1 else [f"{name}[{label}]" for label in labels]
 
 
 def _class_sample(y_index, size, least, rng):
@@ -336,6 +455,20 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         with a warning; see :class:`satrules.binarize.ThresholdBinarizer`.  Missing values
         are allowed: a numeric column with missing values gets an ``x is missing``
         indicator and every threshold condition on a missing value is false.
+        With ``categories="grouped"``, ``"auto"`` keeps a column of more than 50 levels
+        (up to half the rows distinct) when the labels group it.
+    categories : {"onehot", "grouped"}, default="onehot"
+        How a categorical column of at least 10 levels (counting a missing value as one;
+        ``satrules.binarize.GROUP_MIN_LEVELS``) is encoded for the trees: ``"onehot"``, a
+        0/1 column per level (``x = v`` / ``x != v``); or ``"grouped"``, one number per
+        class, the level's smoothed rate of that class (of the second class when there
+        are two), so that a rule's interval on it is a set of levels, printed ``x in
+        {...}``, as the IMLI and IMLIB estimators' ``categories="grouped"`` does.  The
+        training rows read out-of-fold rates; a level not seen in fit is in no set; a
+        column is grouped only when Pearson's chi-square test finds its levels and the
+        class associated (p < 0.01, divided by the number of classes when there are more
+        than two), and otherwise stays one-hot (or is dropped past the one-hot level
+        limit).  Fewer levels are one-hot either way.
     resolve : {"accuracy", "coverage", "vote"}, default="accuracy"
         Class of a sample matched by several rules: that of the matching rule with the highest
         training accuracy, or the largest training cover, or the majority of the matching
@@ -461,8 +594,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
                  selection="static", lam=1.0, rho=0.1, miner="hist", n_estimators=50,
                  max_depth=4, backend="auto", time_limit=None, default_class=None,
                  handle_unknown="ignore", resolve="accuracy", max_levels="auto",
-                 null_test=True, significance=2.0, sign_test="exact", class_weight=None,
-                 random_state=None):
+                 categories="onehot", null_test=True, significance=2.0, sign_test="exact",
+                 class_weight=None, random_state=None):
         self.alpha = alpha
         self.beta = beta
         self.gamma = gamma
@@ -480,6 +613,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         self.handle_unknown = handle_unknown
         self.resolve = resolve
         self.max_levels = max_levels
+        self.categories = categories
         self.null_test = null_test
         self.significance = significance
         self.sign_test = sign_test
@@ -517,6 +651,9 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
                              f"{levels!r}")
         if self.resolve not in _RESOLVE:
             raise ValueError(f"resolve must be one of {_RESOLVE}, got {self.resolve!r}")
+        if not isinstance(self.categories, str) or self.categories not in _CATEGORIES:
+            raise ValueError(f"categories must be one of {_CATEGORIES}, got "
+                             f"{self.categories!r}")
         if not isinstance(self.null_test, (bool, np.bool_)):
             raise ValueError(f"null_test must be True or False, got {self.null_test!r}")
         if (isinstance(self.significance, bool) or not isinstance(self.significance, numbers.Real)
@@ -559,9 +696,12 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         self.weighted_ = weights is not None
         rng = check_random_state(self.random_state)
         names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
-        self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels, categorical, ordered)
+        grouped = self.categories == "grouped"
+        self.encoder_ = _ColumnEncoder()
+        encoded = self.encoder_.fit_transform(X, names, self.max_levels, categorical, ordered,
+                                              y_index if grouped else None,
+                                              self.classes_.tolist() if grouped else None)
         self.dropped_features_ = dict(self.encoder_.dropped)
-        encoded = self.encoder_.transform(X)
         if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
             raise ValueError("every column of X is constant or ID-like: no rule can tell the "
                              "classes apart")
@@ -670,6 +810,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         cands.hours_minutes = tuple(self.encoder_.hours_minutes_features())
         cands.levels = self.encoder_.ordered_features()
         cands.units = self.encoder_.quantity_features()
+        cands.grouped = self.encoder_.grouped_features()
         for f in cands.durations:   # bounds moved down to an observed duration split alike
             observed = np.unique(encoded[:, f][~np.isnan(encoded[:, f])])
             for bounds in (cands.lo, cands.hi):

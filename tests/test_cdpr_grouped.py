@@ -1,0 +1,175 @@
+"""CDPR with grouped levels (``CDPRClassifier(categories="grouped")``): a categorical
+feature of many levels becomes one number per class, the level's rate of that class, so
+that a mined rule's interval on it is a set of levels, printed ``x in {...}``.
+
+Data are generated here (the generators of ``test_grouped_levels``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satrules.binarize import GROUP_MIN_LEVELS, level_rates
+from satrules.cli import main
+from satrules.estimators import CDPRClassifier
+from satrules.estimators.cdpr import _ColumnEncoder
+from satrules.mining import grouped_members
+from satrules.rules import MISSING, level_key, level_set_text
+from satrules.serialization import SchemaError
+from tests.test_grouped_levels import HIGH, LOW, many_states, states, three_classes
+
+SMALL = {"n_estimators": 10, "random_state": 0}
+
+
+def member_keys(values: np.ndarray) -> np.ndarray:
+    """Each raw value's level key, a missing value the level ``<missing>``."""
+    return np.array([MISSING if v is None or (isinstance(v, float) and np.isnan(v))
+                     else level_key(v) for v in values], dtype=object)
+
+
+def test_grouped_learns_the_set_and_prints_it():
+    """Two classes: one rate column; the rules name HIGH as a set, and predict unseen
+    data from the set."""
+    X, y = states(600)
+    est = CDPRClassifier(categories="grouped", **SMALL).fit(X, y)
+    assert est.encoder_.kinds == ["grouped", "numeric"]
+    assert est.encoder_.feature_names == ["state", "noise"]
+    assert level_set_text("state", HIGH) in est.to_text(), est.to_text()
+    X_new, y_new = states(300, seed=1)
+    assert est.score(X_new, y_new) >= 0.93   # 3 % of the labels are flipped
+    onehot = CDPRClassifier(**SMALL).fit(X, y)
+    assert onehot.categories == "onehot" and onehot.encoder_.kinds[0] == "categorical"
+
+
+@settings(max_examples=25, deadline=None)
+@given(n_levels=st.integers(GROUP_MIN_LEVELS, 14), n_classes=st.integers(2, 4),
+       seed=st.integers(0, 2**16), missing=st.booleans())
+def test_each_grouped_interval_holds_on_the_set_it_prints(n_levels, n_classes, seed, missing):
+    """For every mined rule, a grouped condition holds on a row (read by ``transform``)
+    exactly when the row's level is in the printed set; an unseen level is in no set.  The
+    training rows' columns are their out-of-fold rates (``level_rates``)."""
+    rng = np.random.default_rng(seed)
+    levels = [f"v{i}" for i in range(n_levels)]
+    x = np.array(levels, dtype=object)[rng.integers(0, n_levels, 200)]
+    if missing:
+        x[rng.random(200) < 0.1] = None
+    good = np.isin(x, levels[:3])   # a class the levels tell, plus noise
+    y = np.where(good ^ (rng.random(200) < 0.1), 1, rng.integers(2, n_classes + 1, 200))
+    X = pd.DataFrame({"x": x})
+    est = CDPRClassifier(categories="grouped", null_test=False, **SMALL).fit(X, y)
+    enc = est.encoder_
+    if enc.kinds[0] != "grouped":
+        return
+    fitted = _ColumnEncoder().fit_transform(   # the training rows, as fit encodes them
+        X.to_numpy(dtype=object), ["x"], y_index=np.unique(y, return_inverse=True)[1],
+        classes=est.classes_.tolist())
+    classes = [1] if n_classes == 2 else list(range(n_classes))
+    _, _, oof, _, _ = level_rates(np.where(pd.isna(x), MISSING, x).astype(object),
+                                  np.unique(y, return_inverse=True)[1], len(est.classes_),
+                                  classes)
+    kept = [classes.index(est.classes_.tolist().index(label)) for label in enc.grouped[0][1]]
+    assert np.allclose(fitted, oof[:, kept])
+    new = np.array(levels + ["unseen", None], dtype=object)
+    for values in (x, new):
+        encoded = enc.transform(values[:, None])
+        keys = member_keys(values)
+        for rule in est.rules_:
+            for f, lo, hi in rule.conditions:
+                name, lv, rates = est.rules_.grouped[f]
+                members = grouped_members(lv, rates, lo, hi)
+                assert level_set_text(name, members) in str(rule)
+                with np.errstate(invalid="ignore"):
+                    holds = (encoded[:, f] > lo) & (encoded[:, f] <= hi)
+                assert (holds == np.isin(keys, members)).all()
+
+
+def test_unseen_levels_are_in_no_set_or_an_error():
+    X, y = states(600)
+    est = CDPRClassifier(categories="grouped", **SMALL).fit(X, y)
+    odd = X.head(3).assign(state=["zz", None, "s01"])
+    assert len(est.predict(odd)) == 3
+    assert np.isnan(est.encoder_.transform(odd.to_numpy(dtype=object))[:2, 0]).all()
+    strict = CDPRClassifier(categories="grouped", handle_unknown="error", **SMALL).fit(X, y)
+    with pytest.raises(ValueError,
+                       match=r"unseen categories \['zz', '<missing>'\] in column 'state'"):
+        strict.predict(odd)
+
+
+def test_more_classes_get_a_column_per_class_and_keep_it_in_a_file(tmp_path):
+    X, y = three_classes()
+    est = CDPRClassifier(categories="grouped", **SMALL).fit(X, y)
+    assert est.encoder_.feature_names == ["state[high]", "state[low]", "state[mid]", "noise"]
+    text = est.to_text()
+    for own in (HIGH, LOW):
+        assert level_set_text("state", own) in text, text
+    path = est.save(tmp_path / "m.json")
+    back = CDPRClassifier.load(path)
+    X_new, _ = three_classes(300, seed=2)
+    assert back.to_text() == text
+    assert (back.predict(X_new) == est.predict(X_new)).all()
+    assert (back.predict_proba(X_new) == est.predict_proba(X_new)).all()
+
+
+@pytest.mark.parametrize("where", ["encoder", "rules"])
+def test_a_file_whose_rates_disagree_is_refused(tmp_path, where):
+    import json
+
+    X, y = states(300)
+    est = CDPRClassifier(categories="grouped", **SMALL).fit(X, y)
+    data = json.loads(est.to_json())
+    text = json.dumps(data)
+    if where == "encoder":   # a rate above 1
+        text = text.replace('"dtype": "<f8", "shape": [16, 1]', '"dtype": "<f8", "shape": [8, 2]',
+                            1)
+    else:   # the rules' copy of the rates no longer the encoder's
+        est.rules_.grouped[0] = ("state", est.rules_.grouped[0][1],
+                                 est.rules_.grouped[0][2][::-1].copy())
+        text = est.to_json()
+    assert text != json.dumps(data)
+    with pytest.raises(SchemaError, match="grouped"):
+        CDPRClassifier.from_json(text)
+
+
+def test_levels_the_labels_do_not_group_stay_one_hot_or_are_dropped():
+    """Coin-flip labels: the association test keeps 16 levels one-hot, and drops 60 as an
+    identifier with the reason; 60 levels the labels do group are kept."""
+    rng = np.random.default_rng(3)
+    X, _ = states(600)
+    coin = rng.choice(["a", "b"], 600)
+    assert CDPRClassifier(categories="grouped", **SMALL).fit(X, coin).encoder_.kinds[0] \
+        == "categorical"
+    X, y = many_states()
+    with pytest.warns(UserWarning, match=r"'state': 60 distinct values in 480 rows \(more "
+                                         r"than max_levels=50\), which the labels do not "
+                                         "group"):
+        est = CDPRClassifier(categories="grouped", **SMALL).fit(X, rng.permutation(y))
+    assert est.dropped_features_.keys() == {"state"}
+    est = CDPRClassifier(categories="grouped", **SMALL).fit(X, y)
+    assert est.encoder_.kinds[0] == "grouped"
+    assert level_set_text("state", [f"t{i:02d}" for i in range(7)]) in est.to_text()
+    with pytest.warns(UserWarning, match="'state': 60 distinct values"):
+        assert CDPRClassifier(**SMALL).fit(X, y).encoder_.kinds[0] == "dropped"
+
+
+def test_bad_categories_are_named():
+    X, y = states(100)
+    with pytest.raises(ValueError, match="categories must be one of"):
+        CDPRClassifier(categories="sets").fit(X, y)
+
+
+def test_learn_passes_categories_to_cdpr(tmp_path, capsys):
+    from satrules import serialization
+
+    X, y = states(300)
+    path = tmp_path / "s.csv"
+    X.assign(t=y).to_csv(path, index=False)
+    out = tmp_path / "m.json"
+    assert main(["learn", str(path), "--target", "t", "--method", "cdpr-gra", "-q",
+                 "--categories", "grouped", "--out", str(out)]) == 0
+    est = serialization.load(out)
+    assert est.categories == "grouped" and est.encoder_.kinds[0] == "grouped"
+    capsys.readouterr()
