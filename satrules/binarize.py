@@ -1667,6 +1667,34 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         obj[miss] = MISSING
         return category_matches(obj, cats)
 
+    def own_columns(self, label: Any) -> np.ndarray | None:
+        """Return the columns the rules of class ``label`` may read: every column but the
+        grouped ladders of the other classes (``categories="grouped"`` with more than two
+        classes: another class's column of the same levels reads other out-of-fold
+        rates), as ascending indices, or None when that is every column.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"st": [f"s{i % 12}" for i in range(360)]})
+        >>> y = np.where(X.st.isin(["s1", "s2"]), "a", np.where(X.st == "s3", "b", "c"))
+        >>> b = ThresholdBinarizer(categories="grouped").fit(X, y)
+        >>> [b.conditions_[c].describe() for c in b.own_columns("b")]
+        ['st in {s3}']
+        """
+        check_is_fitted(self, "conditions_")
+        columns = self._own_mask(label)
+        return None if columns.all() else np.flatnonzero(columns).astype(np.int64)
+
+    def _own_mask(self, label: Any) -> np.ndarray:
+        """:meth:`own_columns` as a mask (every column for ``label=None``)."""
+        columns = np.ones(len(self.conditions_), dtype=bool)
+        if label is not None:
+            for c, owner_label in self._class_ladder_columns():
+                if owner_label != label:
+                    columns[c] = False
+        return columns
+
     def class_columns(self, Xb: np.ndarray, y: np.ndarray, n_cuts: int | None = None,
                       column_counts: np.ndarray | None = None,
                       label: Any = None) -> np.ndarray | None:
@@ -1720,11 +1748,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         n_cuts = self.n_thresholds_ if n_cuts is None else int(n_cuts)
         y = np.asarray(y, dtype=bool)
         Xb = np.asarray(Xb)
-        columns = np.ones(len(self.conditions_), dtype=bool)
-        if label is not None:
-            for c, owner_label in self._class_ladder_columns():
-                if owner_label != label:
-                    columns[c] = False
+        columns = self._own_mask(label)
         layout = self._ladder_layout(n_cuts)
         if layout is None:
             return None if columns.all() else np.flatnonzero(columns).astype(np.int64)

@@ -801,9 +801,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                    if narrow else None for c in targets}
         # polishing sees every threshold but, of a grouped feature, its own class's ladder
         # too (another class's column of the same levels reads other out-of-fold rates)
-        own = {c: self.binarizer_.class_columns(Xb, y_idx == c, n_cuts=Xb.shape[1],
-                                                column_counts=counts, label=self.classes_[c])
-               if narrow else None for c in targets}
+        own = {c: self.binarizer_.own_columns(self.classes_[c]) if narrow else None
+               for c in targets}
         rows = math.ceil(len(y_idx) / n_parts)
         clauses = {c: self._encoding_clauses(
             rows, Xb.shape[1] if columns[c] is None else len(columns[c])) for c in targets}
