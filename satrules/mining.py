@@ -223,13 +223,45 @@ class MinedRule:
         high = str(levels[int(hi)])
         return f"{name} <= {high}" if low is None else f"{low} < {name} <= {high}"
 
+    def shown_conditions(self) -> tuple:
+        """The conditions :meth:`body` prints: all but those another one implies, on
+        every row, fit's or new: ``col != w`` beside ``col = v`` (or ``col is missing``)
+        of the same one-hot column, and ``x is not missing`` beside a bound on ``x``
+        (a missing value fails every bound).  The trees split one indicator column at
+        a time, so ``state != CA AND state != NY AND state = TX`` is one condition
+        read three times; :attr:`width` still counts the conditions mined.
+
+        >>> rule = MinedRule(((0, -np.inf, 0.0), (1, 0.0, np.inf), (2, -np.inf, 3.0),
+        ...                   (3, -np.inf, 0.0)), 1, ("s=CA", "s=TX", "x", "x=<missing>"),
+        ...                  ("no", "yes"), {0: ("s", "CA"), 1: ("s", "TX"),
+        ...                                  3: ("x", "<missing>")})
+        >>> rule.body()
+        's = TX AND x <= 3'
+        >>> rule.width
+        4
+        """
+        equal = {self.indicators[f][0] for f, lo, hi in self.conditions
+                 if f in self.indicators and np.isinf(hi) and np.isfinite(lo)}
+        bounded = {self.feature_names[f] for f, _, _ in self.conditions
+                   if f not in self.indicators and f not in self.grouped}
+        shown = []
+        for f, lo, hi in self.conditions:
+            if f in self.indicators and np.isinf(lo) and np.isfinite(hi):   # != / not missing
+                column, value = self.indicators[f]
+                if column in equal or (value == MISSING and column in bounded):
+                    continue
+            shown.append((f, lo, hi))
+        return tuple(shown)
+
     def body(self) -> str:
-        """The rule's conditions joined by ``AND`` (``TRUE`` when it has none).
+        """The rule's conditions joined by ``AND`` (``TRUE`` when it has none), those
+        another implies left out (:meth:`shown_conditions`).
 
         >>> MinedRule(((0, 41.0, np.inf),), 1, ("age",), ("no", "yes")).body()
         'age > 41'
         """
-        return " AND ".join(self._condition_text(*c) for c in self.conditions) or "TRUE"
+        return " AND ".join(self._condition_text(*c) for c in self.shown_conditions()) \
+            or "TRUE"
 
     def __str__(self) -> str:
         return f"IF {self.body()} THEN {self.class_names[self.label]}"

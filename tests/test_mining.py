@@ -314,3 +314,39 @@ def test_no_lower_bound_below_every_value_beside_an_upper_bound(cancer, miner, m
             read &= free | ((X[:, f][None, :] > cands.lo[:, [f]]) &
                             (X[:, f][None, :] <= cands.hi[:, [f]]))
     assert np.array_equal(read, cands.covers.toarray())
+
+
+@settings(max_examples=20, deadline=None)
+@given(n_levels=st.integers(3, 8), seed=st.integers(0, 2**16), miner=st.sampled_from(
+    ["hist", "gbdt"]))
+def test_the_conditions_left_unprinted_are_implied(n_levels, seed, miner):
+    """A CDPR rule prints without ``col != w`` beside ``col = v`` and without ``x is not
+    missing`` beside a bound on ``x``: on the training rows and on new rows (unseen
+    levels, missing values), the printed conditions alone cover exactly what all of them
+    cover."""
+    import pandas as pd
+
+    from satrules.estimators import CDPRClassifier
+
+    rng = np.random.default_rng(seed)
+    n = 150
+    cat = rng.choice([f"c{i}" for i in range(n_levels)] + [None], n).astype(object)
+    x = rng.normal(size=n).round(2)
+    x[rng.random(n) < 0.15] = np.nan
+    y = np.where(np.isin(cat, ["c0", "c1"]) ^ (np.nan_to_num(x) > 0.5), "a", "b")
+    X = pd.DataFrame({"cat": cat, "x": x})
+    est = CDPRClassifier(miner=miner, n_estimators=10, null_test=False,
+                         random_state=0).fit(X, y)
+    new = pd.DataFrame({"cat": [f"c{i}" for i in range(n_levels)] + ["unseen", None, "c0"],
+                        "x": list(rng.normal(size=n_levels).round(2)) + [0.1, np.nan, np.nan]})
+    rules = est.rules_
+    for frame in (X, new):
+        encoded = est.encoder_.transform(frame.to_numpy(dtype=object))
+        full = rules.cover(encoded).toarray()
+        lo, hi = np.full_like(rules.lo, -np.inf), np.full_like(rules.hi, np.inf)
+        for r, rule in enumerate(rules):
+            for f, low, high in rule.shown_conditions():
+                lo[r, f], hi[r, f] = low, high
+        printed = Candidates(lo, hi, rules.labels, rules.covers, rules.accuracy,
+                             rules.feature_names, rules.class_names).cover(encoded).toarray()
+        assert (printed == full).all()
