@@ -100,6 +100,7 @@ GRID["cdpr-exact"] = {"alpha": [0.6, 0.9], "gamma": [3, 6, 12]}
 #: what every grid point of a method also sets (not shown in the ``params`` column)
 GRID_FIXED = {m: {"thresholds": "quantile", "categories": "onehot"}
               for m in ("imli", "imlib", "imlib-paper")}
+GRID_FIXED.update({m: {"categories": "onehot"} for m in ("cdpr-gra", "cdpr-exact")})
 #: folds of the ``--cv`` choice
 CV_FOLDS = 5
 

@@ -41,8 +41,9 @@ def test_grouped_learns_the_set_and_prints_it():
     assert level_set_text("state", HIGH) in est.to_text(), est.to_text()
     X_new, y_new = states(300, seed=1)
     assert est.score(X_new, y_new) >= 0.93   # 3 % of the labels are flipped
-    onehot = CDPRClassifier(**SMALL).fit(X, y)
-    assert onehot.categories == "onehot" and onehot.encoder_.kinds[0] == "categorical"
+    assert CDPRClassifier().categories == "grouped"   # the default since session 57
+    onehot = CDPRClassifier(categories="onehot", **SMALL).fit(X, y)
+    assert onehot.encoder_.kinds[0] == "categorical"
 
 
 @settings(max_examples=25, deadline=None)
@@ -152,7 +153,8 @@ def test_levels_the_labels_do_not_group_stay_one_hot_or_are_dropped():
     assert est.encoder_.kinds[0] == "grouped"
     assert level_set_text("state", [f"t{i:02d}" for i in range(7)]) in est.to_text()
     with pytest.warns(UserWarning, match="'state': 60 distinct values"):
-        assert CDPRClassifier(**SMALL).fit(X, y).encoder_.kinds[0] == "dropped"
+        assert CDPRClassifier(categories="onehot", **SMALL).fit(X, y).encoder_.kinds[0] \
+            == "dropped"
 
 
 def test_bad_categories_are_named():
@@ -161,15 +163,17 @@ def test_bad_categories_are_named():
         CDPRClassifier(categories="sets").fit(X, y)
 
 
-def test_learn_passes_categories_to_cdpr(tmp_path, capsys):
+def test_learn_groups_for_cdpr_by_default_and_passes_onehot(tmp_path, capsys):
     from satrules import serialization
 
     X, y = states(300)
     path = tmp_path / "s.csv"
     X.assign(t=y).to_csv(path, index=False)
-    out = tmp_path / "m.json"
-    assert main(["learn", str(path), "--target", "t", "--method", "cdpr-gra", "-q",
-                 "--categories", "grouped", "--out", str(out)]) == 0
-    est = serialization.load(out)
-    assert est.categories == "grouped" and est.encoder_.kinds[0] == "grouped"
+    for extra, kind in (([], "grouped"), (["--categories", "onehot"], "categorical")):
+        out = tmp_path / f"m_{kind}.json"
+        assert main(["learn", str(path), "--target", "t", "--method", "cdpr-gra", "-q",
+                     *extra, "--out", str(out)]) == 0
+        est = serialization.load(out)
+        assert est.categories == ("onehot" if extra else "grouped")
+        assert est.encoder_.kinds[0] == kind
     capsys.readouterr()

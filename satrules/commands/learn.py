@@ -109,9 +109,8 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--categories", "categories", str,
      "grouped (default: a categorical feature of 10 or more levels becomes a few "
      "'x in {...}' columns grouping its levels by their rate of the class, one set of "
-     "columns per class for more classes) or onehot (a column per level) (IMLI, IMLIB; "
-     "CDPR: onehot by default, grouped gives its trees each level's rate of each class, "
-     "so that a rule names a set of levels)"),
+     "columns per class for more classes; CDPR's trees see each level's rate of each "
+     "class, so that a rule names a set of levels) or onehot (a column per level)"),
     ("--class-weight", "class_weight", class_weight_value,
      "balanced (a rare class counts as much as a common one) or a JSON object "
      "'{\"CLASS\": WEIGHT}': a misclassified row of that class costs WEIGHT times as much "
