@@ -66,7 +66,8 @@ Variants (``--variants``, comma-separated names):
                        session 56; two classes only before), a feature of more than 50
                        levels kept when the labels group it (since session 56)
 ``onehot``             ``categories="onehot"``: a column per level, the default before
-                       session 56 (``default`` and ``grouped`` are the same since)
+                       session 56 (``default`` and ``grouped`` are the same since; for
+                       ``--method cdpr`` the default before session 57)
 ``grouped-max50``      ``grouped`` with ``max_levels=50``: a feature of more than 50 levels
                        dropped as an identifier, as ``grouped`` did before session 56
                        (the same limit as ``"auto"`` on features of 100 or more

@@ -56,7 +56,7 @@ from satrules.rules import (
     level_set_text,
 )
 
-__all__ = ["MinedRule", "Candidates", "mine_rules"]
+__all__ = ["MinedRule", "Candidates", "mine_rules", "recount"]
 
 #: the tree ensembles :func:`mine_rules` mines
 MINERS = ("gbdt", "hist", "rf")
@@ -255,13 +255,26 @@ class MinedRule:
 
     def body(self) -> str:
         """The rule's conditions joined by ``AND`` (``TRUE`` when it has none), those
-        another implies left out (:meth:`shown_conditions`).
+        another implies left out (:meth:`shown_conditions`), and the sets of one grouped
+        feature (one column per class) printed as the one set they all hold on.
 
         >>> MinedRule(((0, 41.0, np.inf),), 1, ("age",), ("no", "yes")).body()
         'age > 41'
         """
-        return " AND ".join(self._condition_text(*c) for c in self.shown_conditions()) \
-            or "TRUE"
+        texts, sets = [], {}
+        for f, lo, hi in self.shown_conditions():
+            if f in self.grouped:   # a feature's sets (one per class column): their meet
+                column, levels, rates = self.grouped[f]
+                members = grouped_members(levels, rates, lo, hi)
+                if column in sets:
+                    sets[column][:] = [v for v in sets[column] if v in members]
+                    continue
+                sets[column] = members
+                texts.append((column, None))
+            else:
+                texts.append((None, self._condition_text(f, lo, hi)))
+        return " AND ".join(text if column is None else level_set_text(column, sets[column])
+                            for column, text in texts) or "TRUE"
 
     def __str__(self) -> str:
         return f"IF {self.body()} THEN {self.class_names[self.label]}"
@@ -611,6 +624,29 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
                                                sw, classes, feature_names)
     return _labelled(lo[rule_nodes], hi[rule_nodes], covers, rule_counts, classes,
                      feature_names, indicators)
+
+
+def recount(cands: Candidates, X, y, sample_weight=None) -> Candidates:
+    """The rules of ``cands`` with their covers, classes and accuracies counted again on
+    the rows ``X`` (labels ``y``; NaN fails a condition), e.g. other values of the same
+    rows than the trees were grown on; the printing attributes are kept.
+
+    >>> X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    >>> cands = mine_rules(X, [0, 0, 1, 1], n_estimators=1, max_depth=1, random_state=0)
+    >>> again = recount(cands, X[::-1], [0, 0, 1, 1])
+    >>> [str(rule) for rule in again]
+    ['IF x0 <= 2 THEN 1', 'IF x0 > 2 THEN 0']
+    """
+    X = np.asarray(X, dtype=np.float64)
+    classes, y_index = np.unique(np.asarray(y), return_inverse=True)
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    covers, counts = _interval_counts(cands.lo, cands.hi, X, y_index, sw, classes,
+                                      cands.feature_names)
+    out = _labelled(cands.lo, cands.hi, covers, counts, classes, cands.feature_names,
+                    cands.indicators)
+    for attr in ("dates", "levels", "durations", "units", "hours_minutes", "grouped"):
+        setattr(out, attr, getattr(cands, attr))
+    return out
 
 
 def _interval_counts(lo, hi, X, y_index, sw, classes, feature_names):

@@ -20,7 +20,7 @@ from satrules.estimators.cdpr import _ColumnEncoder
 from satrules.mining import grouped_members
 from satrules.rules import MISSING, level_key, level_set_text
 from satrules.serialization import SchemaError
-from tests.test_grouped_levels import HIGH, LOW, many_states, states, three_classes
+from tests.test_grouped_levels import HIGH, LOW, STATES, many_states, states, three_classes
 
 SMALL = {"n_estimators": 10, "random_state": 0}
 
@@ -50,9 +50,10 @@ def test_grouped_learns_the_set_and_prints_it():
 @given(n_levels=st.integers(GROUP_MIN_LEVELS, 14), n_classes=st.integers(2, 4),
        seed=st.integers(0, 2**16), missing=st.booleans())
 def test_each_grouped_interval_holds_on_the_set_it_prints(n_levels, n_classes, seed, missing):
-    """For every mined rule, a grouped condition holds on a row (read by ``transform``)
-    exactly when the row's level is in the printed set; an unseen level is in no set.  The
-    training rows' columns are their out-of-fold rates (``level_rates``)."""
+    """Every mined rule prints one set (the levels all its class columns' intervals hold
+    on), and holds on a row (read by ``transform``) exactly when the row's level is in it;
+    an unseen level is in no set.  The training rows' columns are their out-of-fold rates
+    (``level_rates``)."""
     rng = np.random.default_rng(seed)
     levels = [f"v{i}" for i in range(n_levels)]
     x = np.array(levels, dtype=object)[rng.integers(0, n_levels, 200)]
@@ -78,14 +79,16 @@ def test_each_grouped_interval_holds_on_the_set_it_prints(n_levels, n_classes, s
     for values in (x, new):
         encoded = enc.transform(values[:, None])
         keys = member_keys(values)
-        for rule in est.rules_:
+        for rule in est.rules_:   # one set per rule: the meet of its class columns' sets
+            members, holds = set(enc.grouped[0][0]), np.ones(len(values), dtype=bool)
             for f, lo, hi in rule.conditions:
                 name, lv, rates = est.rules_.grouped[f]
-                members = grouped_members(lv, rates, lo, hi)
-                assert level_set_text(name, members) in str(rule)
+                members &= set(grouped_members(lv, rates, lo, hi))
                 with np.errstate(invalid="ignore"):
-                    holds = (encoded[:, f] > lo) & (encoded[:, f] <= hi)
-                assert (holds == np.isin(keys, members)).all()
+                    holds &= (encoded[:, f] > lo) & (encoded[:, f] <= hi)
+            assert str(rule) == f"IF {level_set_text('x', members)} THEN " \
+                f"{est.classes_[rule.label]}"
+            assert (holds == np.isin(keys, list(members))).all()
 
 
 def test_unseen_levels_are_in_no_set_or_an_error():
@@ -105,8 +108,14 @@ def test_more_classes_get_a_column_per_class_and_keep_it_in_a_file(tmp_path):
     est = CDPRClassifier(categories="grouped", **SMALL).fit(X, y)
     assert est.encoder_.feature_names == ["state[high]", "state[low]", "state[mid]", "noise"]
     text = est.to_text()
-    for own in (HIGH, LOW):
-        assert level_set_text("state", own) in text, text
+    each = pd.DataFrame({"state": STATES, "noise": 0.0})   # every state's own class
+    want = np.where(np.isin(STATES, HIGH), "high", np.where(np.isin(STATES, LOW), "low", "mid"))
+    assert (est.predict(each) == want).all(), text
+    assert all(str(rule).count("state in") == 1 for rule in est.rules_), text   # one set
+    assert "{}" not in text
+    # the candidates were counted as they print: their training covers are predict's
+    read = est.rules_.cover(est.encoder_.transform(X.to_numpy(dtype=object)))
+    assert (read != est.rules_.covers).nnz == 0
     path = est.save(tmp_path / "m.json")
     back = CDPRClassifier.load(path)
     X_new, _ = three_classes(300, seed=2)

@@ -58,7 +58,7 @@ from satrules.estimators._weights import (
     kept_weights,
     partition_weights,
 )
-from satrules.mining import MINERS, mine_rules
+from satrules.mining import MINERS, mine_rules, recount
 from satrules.rules import date_order, duration_form, grouped_ranks, level_ranks, missing_mask
 
 __all__ = ["CDPRClassifier"]
@@ -711,19 +711,23 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
             raise ValueError("every column of X is constant or ID-like: no rule can tell the "
                              "classes apart")
+        # the trees grow on the out-of-fold rates of grouped features (``encoded``); the
+        # candidates are counted, selected and judged on the rows as predict reads them,
+        # each level's rate on every training row (``whole``), i.e. as they print
+        whole = self.encoder_.transform(X) if "grouped" in self.encoder_.kinds else encoded
         grid = self._alpha_grid() or (float(self.alpha),)
         held_out = None
         if len(grid) == 1:   # a fixed value: cross-validated for the held-out null test
             self.alpha_, self.alpha_cv_ = grid[0], None
             if self._null_test_on():
                 _, _, held_out = self._cv_alpha(encoded, y_index, weights, grid,
-                                                copy.deepcopy(rng))
+                                                copy.deepcopy(rng), whole)
         else:   # on a copy of the generator: the final fit is that of a fixed alpha_
             self.alpha_, self.alpha_cv_, held_out = self._cv_alpha(
-                encoded, y_index, weights, grid, copy.deepcopy(rng))
+                encoded, y_index, weights, grid, copy.deepcopy(rng), whole)
         self.held_out_test_ = held_out if self._null_test_on() else None
-        cands = self._mine(encoded, y_index, weights, rng)
-        self._fit_candidates(cands, encoded, y_index, weights, self.alpha_, rng,
+        cands = self._mine(encoded, y_index, weights, rng, whole)
+        self._fit_candidates(cands, whole, y_index, weights, self.alpha_, rng,
                              self.held_out_test_)
         return self
 
@@ -746,12 +750,16 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             return None
         return tuple(sorted({float(a) for a in grid}))
 
-    def _cv_alpha(self, encoded, y_index, weights, grid, rng):
+    def _cv_alpha(self, encoded, y_index, weights, grid, rng, whole=None):
         """Choose ``alpha_`` among ``grid`` by stratified cross-validation on the training
         rows.  Return it, the dict ``alpha -> held-out accuracy`` and the held-out null
         test of its out-of-fold predictions (see ``null_test``), or ``(value, None,
         None)`` when a class of one training row leaves nothing to cross-validate.  A
-        one-value ``grid`` (a fixed ``alpha``) is cross-validated for that test alone."""
+        one-value ``grid`` (a fixed ``alpha``) is cross-validated for that test alone.
+        ``whole``: the rows as predict reads them, when grouped features make them differ
+        from ``encoded`` (see :meth:`_mine`); the held-out rows are read from
+        ``encoded``, their grouped levels' out-of-fold rates."""
+        whole = encoded if whole is None else whole
         from sklearn.model_selection import StratifiedKFold
 
         counts = np.bincount(y_index)
@@ -766,7 +774,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         fold_seed = int(rng.randint(2**31 - 1))
         if len(y_index) > CV_MAX_ROWS:   # a sample of the rows, every class kept
             rows = _class_sample(y_index, CV_MAX_ROWS, CV_FOLDS, rng)
-            encoded, y_index = encoded[rows], y_index[rows]
+            encoded, whole, y_index = encoded[rows], whole[rows], y_index[rows]
             weights = None if weights is None else weights[rows]
             counts = np.bincount(y_index)
             smallest = int(counts[counts > 0].min())
@@ -784,9 +792,10 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
                 fold.method = "local"
             fold_rng = copy.deepcopy(rng)
             cands = fold._mine(encoded[train], y_index[train],
-                               None if weights is None else weights[train], fold_rng)
+                               None if weights is None else weights[train], fold_rng,
+                               whole[train])
             for alpha in grid:
-                fold._fit_candidates(cands, encoded[train], y_index[train],
+                fold._fit_candidates(cands, whole[train], y_index[train],
                                      None if weights is None else weights[train], alpha,
                                      copy.deepcopy(fold_rng))
                 out_of_fold[alpha][test] = fold._predict_encoded(encoded[test])
@@ -800,15 +809,24 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
                     "constant_accuracy": float(w[constant == labels].sum() / w.sum())}
         return best, scores, held_out
 
-    def _mine(self, encoded, y_index, weights, rng):
+    def _mine(self, encoded, y_index, weights, rng, whole=None):
         """The candidate rules of a tree ensemble fitted to the encoded rows (one seed
-        drawn from ``rng``), their bounds moved onto the values rules print."""
+        drawn from ``rng``), their bounds moved onto the values rules print.
+
+        With grouped features the trees grow on ``encoded``, whose grouped columns hold
+        each row's out-of-fold rate (so that a level of a row or two cannot look
+        predictive by its own label), and the candidates' covers, classes and accuracies
+        are then counted on ``whole``, the rows as predict reads them (each level's rate
+        on every training row): the rule as it prints.  A rule whose class columns' sets
+        meet in no level covers no row there, and is left out of the selection."""
         present = np.unique(y_index)   # a class may weigh 0 in all: no row, no rule of it
         cands = mine_rules(encoded, y_index, miner=self.miner,
                            n_estimators=self.n_estimators, max_depth=self.max_depth,
                            random_state=int(rng.randint(2**31 - 1)),
                            feature_names=self.encoder_.feature_names,
                            indicators=self.encoder_.indicators, sample_weight=weights)
+        if whole is not None and whole is not encoded:
+            cands = recount(cands, whole, y_index, sample_weight=weights)
         cands.labels = present[cands.labels]   # the miner numbers the classes present
         cands.class_names = tuple(self.classes_.tolist())
         cands.dates = tuple(self.encoder_.features_of("date"))
