@@ -1038,7 +1038,7 @@ def _association_p(n: np.ndarray, pos: np.ndarray) -> np.ndarray:
 
 
 def level_rates(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[int],
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each level's smoothed rate of each class code in ``classes`` (that class against
     the rest of ``y``'s ``n_classes``), each training row's **out-of-fold** rate, and the
     p-value of the association test, with one factorization, one set of folds and one
@@ -1055,13 +1055,11 @@ def level_rates(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list
         Each row's level's rate on the other :data:`GROUP_FOLDS` - 1 folds.
     p_values : ndarray of shape (len(classes),)
         Pearson's chi-square test of levels x (class, rest).
-    codes : ndarray of int
-        Each row's index into ``names``.
 
     Examples
     --------
     >>> x = np.array(list("aabbbc") * 20, dtype=object)
-    >>> names, rates, _, p, _ = level_rates(x, np.isin(x, ["a"]) * 1, 2, [1])
+    >>> names, rates, _, p = level_rates(x, np.isin(x, ["a"]) * 1, 2, [1])
     >>> names.tolist(), rates[:, 0].round(2).tolist(), bool(p[0] < 0.01)
     (['a', 'b', 'c'], [0.87, 0.05, 0.11], True)
     """
@@ -1085,7 +1083,7 @@ def level_rates(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list
         train_rates = oof[codes, fold]
     else:
         train_rates = rates[codes]
-    return names, rates, train_rates, _association_p(n_l, pos_l), codes
+    return names, rates, train_rates, _association_p(n_l, pos_l)
 
 
 def _ladders(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[int],
@@ -1094,7 +1092,7 @@ def _ladders(values: np.ndarray, y: np.ndarray, n_classes: int, classes: list[in
     rest of ``y``'s ``n_classes``), the rates from one :func:`level_rates`; a class is
     cut only if its p-value is below ``max_p``.  Returns ``(levels, rank_cuts,
     rate_cuts, train_rates)`` per class."""
-    names, rates, train_rates, p_values, _ = level_rates(values, y, n_classes, classes)
+    names, rates, train_rates, p_values = level_rates(values, y, n_classes, classes)
     y = np.asarray(y, dtype=np.int64)
     out = []
     for i, (k, p) in enumerate(zip(classes, p_values, strict=True)):

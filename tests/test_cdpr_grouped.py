@@ -70,7 +70,7 @@ def test_each_grouped_interval_holds_on_the_set_it_prints(n_levels, n_classes, s
         X.to_numpy(dtype=object), ["x"], y_index=np.unique(y, return_inverse=True)[1],
         classes=est.classes_.tolist())
     classes = [1] if n_classes == 2 else list(range(n_classes))
-    _, _, oof, _, _ = level_rates(np.where(pd.isna(x), MISSING, x).astype(object),
+    _, _, oof, _ = level_rates(np.where(pd.isna(x), MISSING, x).astype(object),
                                   np.unique(y, return_inverse=True)[1], len(est.classes_),
                                   classes)
     kept = [classes.index(est.classes_.tolist().index(label)) for label in enc.grouped[0][1]]

@@ -128,7 +128,7 @@ class _ColumnEncoder:
         rows' out-of-fold rates of those, or None when it keeps none."""
         k = len(classes)
         wanted = [1] if k == 2 else list(range(k))
-        names, rates, train_rates, p_values, _ = level_rates(values, y_index, k, wanted)
+        names, rates, train_rates, p_values = level_rates(values, y_index, k, wanted)
         keep = np.flatnonzero(p_values < GROUP_MAX_P / (1 if k == 2 else k))
         if not len(keep):
             return None
