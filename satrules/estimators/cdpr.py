@@ -464,11 +464,11 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         class when there are two), so that a rule's interval on it is a set of levels,
         printed ``x in {...}``, as the IMLI and IMLIB estimators' ``categories="grouped"``
         does; or ``"onehot"``, a 0/1 column per level (``x = v`` / ``x != v``; the
-        default before session 57).  The training rows read out-of-fold rates; a level
-        not seen in fit is in no set; a column is grouped only when Pearson's chi-square
-        test finds its levels and the class associated (p < 0.01, divided by the number
-        of classes when there are more than two), and otherwise stays one-hot (or is
-        dropped past the one-hot level limit).  Fewer levels are one-hot either way.
+        default before session 57).  A level not seen in fit is in no set; a column is
+        grouped only when Pearson's chi-square test finds its levels and the class
+        associated (p < 0.01, divided by the number of classes when there are more than
+        two), and otherwise stays one-hot (or is dropped past the one-hot level limit).
+        Fewer levels are one-hot either way.
         Measured with GRA, seeds 0-2 (``docs/benchmarks.md``, "Grouped levels"),
         ``"grouped"`` changed test accuracy by +0.0082 ± 0.0030 on 100 two-class sets
         with a categorical feature (ahead on 11, behind on 6), +0.0070 ± 0.0057 on 10
