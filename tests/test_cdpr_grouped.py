@@ -66,9 +66,10 @@ def test_each_grouped_interval_holds_on_the_set_it_prints(n_levels, n_classes, s
     enc = est.encoder_
     if enc.kinds[0] != "grouped":
         return
-    fitted = _ColumnEncoder().fit_transform(   # the training rows, as fit encodes them
-        X.to_numpy(dtype=object), ["x"], y_index=np.unique(y, return_inverse=True)[1],
-        classes=est.classes_.tolist())
+    codes = np.unique(y, return_inverse=True)[1]   # the training rows, as the trees read them
+    fitted = _ColumnEncoder().fit(X.to_numpy(dtype=object), ["x"], y_index=codes,
+                                  classes=est.classes_.tolist()).out_of_fold(
+        X.to_numpy(dtype=object), codes, est.classes_.tolist())
     classes = [1] if n_classes == 2 else list(range(n_classes))
     _, _, oof, _ = level_rates(np.where(pd.isna(x), MISSING, x).astype(object),
                                   np.unique(y, return_inverse=True)[1], len(est.classes_),
@@ -186,3 +187,31 @@ def test_learn_groups_for_cdpr_by_default_and_passes_onehot(tmp_path, capsys):
         assert est.categories == ("onehot" if extra else "grouped")
         assert est.encoder_.kinds[0] == kind
     capsys.readouterr()
+
+
+def test_encode_cdprl_exports_the_exact_fit_of_grouped_levels(tmp_path, capsys):
+    """``satrules encode --method cdprl`` mines as ``fit`` does with grouped levels (the
+    trees on out-of-fold rates, the counts on the rows as they print): an external answer,
+    decoded, is the in-process exact fit."""
+    from satrules import serialization
+    from satrules.commands.learn import make_estimator
+    from tests.test_cli_learn import _external_solve
+
+    X, y = three_classes(300)
+    data = tmp_path / "states.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    base = ["--target", "label", "--gamma", "3", "--n-estimators", "4", "--miner", "gbdt"]
+    assert main(["encode", str(data), *base, "--method", "cdprl", "--out", str(wcnf),
+                 "--layout", str(layout)]) == 0
+    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    capsys.readouterr()
+    est = serialization.load(rules)
+    clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
+                                        "backend": "rc2", "miner": "gbdt"}).fit(X, y)
+    assert clf.encoder_.kinds[0] == "grouped"
+    assert est.result_.coverage == clf.result_.coverage
+    assert est.to_text() == clf.to_text()

@@ -192,9 +192,10 @@ def _encode_cdprl(args, X, y, weights=None):
     X, y, scaled = _row_weights(est, X, y, weights)
     classes = est.classes_
     y_index = np.searchsorted(classes, y)
-    encoded = est.encoder_.transform(X.to_numpy(dtype=object))
-    # mined as fit mines them: the first seed fit drew, the bounds moved as fit moves them
-    cands = est._mine(encoded, y_index, scaled, check_random_state(args.random_state))
+    # mined as fit mines them: the first seed fit drew, the bounds moved as fit moves them,
+    # the trees on grouped features' out-of-fold rates, the counts on the rows as they print
+    encoded, whole = est._training_rows(X.to_numpy(dtype=object), y_index)
+    cands = est._mine(encoded, y_index, scaled, check_random_state(args.random_state), whole)
     pool = cands.filter(est.alpha_, est.delta)
     enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,
                        accuracy=cands.accuracy[pool],

@@ -229,7 +229,7 @@ def _check_encoder(encoder: Any, est: Any) -> None:
     if isinstance(in_rules, dict) and {k: tuple(v) for k, v in in_rules.items()} != indicators:
         _fail("rules_.indicators differ from the one-hot columns encoder_ defines")
     sets = getattr(rules, "grouped", None) or {}
-    want = encoder.grouped_features()
+    want = encoder.grouped_features() if rules is not None else {}
     if not isinstance(sets, dict) or set(sets) != set(want) or any(
             not isinstance(sets[f], tuple) or len(sets[f]) != 3
             or tuple(sets[f][:2]) != want[f][:2]

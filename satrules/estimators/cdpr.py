@@ -91,7 +91,7 @@ class _ColumnEncoder:
     missing one.  A **quantity** (numbers written with a unit, ``13.5%``) becomes its
     number; ``units`` keeps the unit's text, in which rules print its bounds.
 
-    A **grouped** categorical column (``fit_transform`` with labels; a column of at least
+    A **grouped** categorical column (``fit`` with labels; a column of at least
     :data:`~satrules.binarize.GROUP_MIN_LEVELS` levels, a missing value counted as the
     level ``<missing>``) becomes one number per class its levels are associated with
     (:func:`satrules.binarize.level_rates`; all classes tested at
@@ -103,47 +103,19 @@ class _ColumnEncoder:
     rate (NaN: every interval on it is false).  Training rows read their level's
     **out-of-fold** rate instead, as :class:`~satrules.binarize.ThresholdBinarizer`'s
     grouped columns do, so that a level of a row or two does not look predictive by its
-    own label.  A column the labels do not group stays one-hot, or is dropped past the
-    one-hot level limit.
+    own label (:meth:`out_of_fold`).  A column the labels do not group stays one-hot, or
+    is dropped past the one-hot level limit.
     """
 
-    def fit(self, X, names, max_levels="auto", categorical=frozenset(), ordered=None):
-        return self._fit(X, names, max_levels, categorical, ordered)[0]
-
-    def fit_transform(self, X, names, max_levels="auto", categorical=frozenset(),
-                      ordered=None, y_index=None, classes=None):
-        """Fit and return the encoded training rows; with class codes ``y_index`` (and
-        the ``classes`` they index) categorical columns of many levels are grouped, and
-        their columns hold each row's out-of-fold rate."""
-        _, train_rates = self._fit(X, names, max_levels, categorical, ordered, y_index,
-                                   classes)
-        encoded = self.transform(X)
-        for f, rates in train_rates.items():
-            encoded[:, f:f + rates.shape[1]] = rates
-        return encoded
-
-    def _group(self, values, y_index, classes):
-        """Group one categorical column's values (missing as ``<missing>``): the
-        ``(levels, class labels, rates)`` of the classes the test keeps and the training
-        rows' out-of-fold rates of those, or None when it keeps none."""
-        k = len(classes)
-        wanted = [1] if k == 2 else list(range(k))
-        names, rates, train_rates, p_values = level_rates(values, y_index, k, wanted)
-        keep = np.flatnonzero(p_values < GROUP_MAX_P / (1 if k == 2 else k))
-        if not len(keep):
-            return None
-        labels = tuple(classes[wanted[i]] for i in keep.tolist())
-        return (tuple(names.tolist()), labels, rates[:, keep]), train_rates[:, keep]
-
-    def _fit(self, X, names, max_levels="auto", categorical=frozenset(), ordered=None,
-             y_index=None, classes=None):
-        """Fit; return ``self`` and, per grouped feature, the index of its first column
-        among ``feature_names`` -> its training rows' out-of-fold rates."""
+    def fit(self, X, names, max_levels="auto", categorical=frozenset(), ordered=None,
+            y_index=None, classes=None):
+        """Fit on the rows ``X`` (object array) with column ``names``; with class codes
+        ``y_index`` (and the ``classes`` they index) categorical columns of many levels
+        are grouped."""
         group = y_index is not None
         self.names = [str(name) for name in names]
         self.kinds, self.categories, self.nullable, self.dropped = [], [], [], {}
         self.grouped = [None] * X.shape[1]
-        train_rates = {}
         self.levels = [None] * X.shape[1]
         self.units = [None] * X.shape[1]   # a quantity's unit text ("{}%")
         self.date_orders = [None] * X.shape[1]   # dates in numbers: "mdy" or "dmy"
@@ -179,23 +151,21 @@ class _ColumnEncoder:
                     cats = np.append(cats, MISSING)
                 if group and len(cats) >= GROUP_MIN_LEVELS:
                     kind, cats = self._fit_grouped(j, column, miss, cats, y_index, classes,
-                                                   max_levels, train_rates)
+                                                   max_levels)
             else:
                 self._check_finite(numeric, j)
                 cats = None
             self.kinds.append(kind)
             self.categories.append(cats)
             self.nullable.append(kind in _NUMERIC_KINDS and bool(miss.any()))
-        warn_comma_categories(commas, stacklevel=4)
+        warn_comma_categories(commas, stacklevel=3)
         if self.dropped:
             warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
                           + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
-                          UserWarning, stacklevel=4)
+                          UserWarning, stacklevel=3)
         self.feature_names, self.indicators = [], {}
-        starts = {}
         for j, cats in enumerate(self.categories):
             if self.kinds[j] == "grouped":
-                starts[j] = len(self.feature_names)
                 self.feature_names.extend(grouped_column_names(self.names[j],
                                                                self.grouped[j][1]))
                 continue
@@ -205,17 +175,46 @@ class _ColumnEncoder:
             for value in cats if cats is not None else []:
                 self.indicators[len(self.feature_names)] = (self.names[j], value)
                 self.feature_names.append(f"{self.names[j]}={value}")
-        return self, {starts[j]: rates for j, rates in train_rates.items()}
+        return self
 
-    def _fit_grouped(self, j, column, miss, cats, y_index, classes, max_levels, train_rates):
+    def out_of_fold(self, X, y_index, classes):
+        """:meth:`transform` of the rows ``X`` the encoder was fitted on (class codes
+        ``y_index`` into ``classes``), except that each grouped column holds the rows'
+        **out-of-fold** rates (:func:`satrules.binarize.level_rates`): what the trees
+        grow on."""
+        encoded = self.transform(X)
+        k = len(classes)
+        wanted = [1] if k == 2 else list(range(k))
+        for j, found in enumerate(getattr(self, "grouped", None) or []):
+            if found is not None:
+                _, labels, _ = found
+                _, _, train_rates, _ = level_rates(_with_missing(X[:, j]), y_index, k, wanted)
+                keep = [wanted.index(list(classes).index(label)) for label in labels]
+                first = self.feature_names.index(grouped_column_names(self.names[j],
+                                                                      labels)[0])
+                encoded[:, first:first + len(keep)] = train_rates[:, keep]
+        return encoded
+
+    def _group(self, values, y_index, classes):
+        """Group one categorical column's values (missing as ``<missing>``): the
+        ``(levels, class labels, rates)`` of the classes the test keeps, or None when it
+        keeps none."""
+        k = len(classes)
+        wanted = [1] if k == 2 else list(range(k))
+        names, rates, _, p_values = level_rates(values, y_index, k, wanted)
+        keep = np.flatnonzero(p_values < GROUP_MAX_P / (1 if k == 2 else k))
+        if not len(keep):
+            return None
+        labels = tuple(classes[wanted[i]] for i in keep.tolist())
+        return tuple(names.tolist()), labels, rates[:, keep]
+
+    def _fit_grouped(self, j, column, miss, cats, y_index, classes, max_levels):
         """Group categorical column ``j`` of ``cats`` (its levels, ``<missing>`` among
         them); return its kind and categories: ``"grouped"``, or one-hot when the labels
         do not group it, ``"dropped"`` when it then has more levels than one-hot allows."""
-        values = column.astype(object)
-        values[miss] = MISSING
-        found = self._group(values, y_index, classes)
+        found = self._group(_with_missing(column, miss), y_index, classes)
         if found is not None:
-            self.grouped[j], train_rates[j] = found
+            self.grouped[j] = found
             return "grouped", cats
         n_present = int((~miss).sum())
         limit = _level_limit(max_levels, n_present)
@@ -342,6 +341,13 @@ class _ColumnEncoder:
         if not blocks:
             return np.zeros((X.shape[0], 0))
         return np.hstack(blocks)
+
+
+def _with_missing(column, miss=None):
+    """A categorical column's values as objects, a missing value written ``<missing>``."""
+    values = np.asarray(column).astype(object)
+    values[missing_mask(values) if miss is None else miss] = MISSING
+    return values
 
 
 def grouped_column_names(name: str, labels: tuple) -> list[str]:
@@ -706,18 +712,17 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         rng = check_random_state(self.random_state)
         names = getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])])
         grouped = self.categories == "grouped"
-        self.encoder_ = _ColumnEncoder()
-        encoded = self.encoder_.fit_transform(X, names, self.max_levels, categorical, ordered,
-                                              y_index if grouped else None,
-                                              self.classes_.tolist() if grouped else None)
+        self.encoder_ = _ColumnEncoder().fit(X, names, self.max_levels, categorical, ordered,
+                                             y_index if grouped else None,
+                                             self.classes_.tolist() if grouped else None)
         self.dropped_features_ = dict(self.encoder_.dropped)
-        if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
-            raise ValueError("every column of X is constant or ID-like: no rule can tell the "
-                             "classes apart")
         # the trees grow on the out-of-fold rates of grouped features (``encoded``); the
         # candidates are counted, selected and judged on the rows as predict reads them,
         # each level's rate on every training row (``whole``), i.e. as they print
-        whole = self.encoder_.transform(X) if "grouped" in self.encoder_.kinds else encoded
+        encoded, whole = self._training_rows(X, y_index)
+        if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
+            raise ValueError("every column of X is constant or ID-like: no rule can tell the "
+                             "classes apart")
         grid = self._alpha_grid() or (float(self.alpha),)
         held_out = None
         if len(grid) == 1:   # a fixed value: cross-validated for the held-out null test
@@ -733,6 +738,15 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         self._fit_candidates(cands, whole, y_index, weights, self.alpha_, rng,
                              self.held_out_test_)
         return self
+
+    def _training_rows(self, X, y_index):
+        """The fitted encoder's rows ``X`` (the training rows) as the trees read them
+        (grouped columns: out-of-fold rates) and as predict reads them; the same array
+        when no feature is grouped."""
+        whole = self.encoder_.transform(X)
+        if "grouped" not in self.encoder_.kinds:
+            return whole, whole
+        return self.encoder_.out_of_fold(X, y_index, self.classes_.tolist()), whole
 
     def _alpha_grid(self):
         """The values ``alpha`` asks to choose from by cross-validation, or None for a
