@@ -255,14 +255,26 @@ class MinedRule:
 
     def body(self) -> str:
         """The rule's conditions joined by ``AND`` (``TRUE`` when it has none), those
-        another implies left out (:meth:`shown_conditions`), and the sets of one grouped
-        feature (one column per class) printed as the one set they all hold on.
+        another implies left out (:meth:`shown_conditions`); the sets of one grouped
+        feature (one column per class) printed as the one set they all hold on, and two
+        or more ``col != v`` of one one-hot column as ``col not in {...}`` (true, as
+        they are, for a level fit never saw and for a missing value).
 
         >>> MinedRule(((0, 41.0, np.inf),), 1, ("age",), ("no", "yes")).body()
         'age > 41'
+        >>> MinedRule(((0, -np.inf, 0.0), (1, 3.0, np.inf), (2, -np.inf, 0.0)), 1,
+        ...           ("s=NY", "age", "s=CA"), ("no", "yes"),
+        ...           {0: ("s", "NY"), 2: ("s", "CA")}).body()
+        's not in {CA, NY} AND age > 3'
         """
-        texts, sets = [], {}
-        for f, lo, hi in self.shown_conditions():
+        shown = self.shown_conditions()
+        excluded: dict[str, list] = {}   # one-hot column -> the values of its != conditions
+        for f, lo, hi in shown:
+            if f in self.indicators and np.isinf(lo) and np.isfinite(hi) \
+                    and self.indicators[f][1] != MISSING:
+                excluded.setdefault(self.indicators[f][0], []).append(self.indicators[f][1])
+        texts, sets, merged = [], {}, set()
+        for f, lo, hi in shown:
             if f in self.grouped:   # a feature's sets (one per class column): their meet
                 column, levels, rates = self.grouped[f]
                 members = grouped_members(levels, rates, lo, hi)
@@ -271,6 +283,13 @@ class MinedRule:
                     continue
                 sets[column] = members
                 texts.append((column, None))
+            elif f in self.indicators and len(excluded.get(self.indicators[f][0], ())) > 1 \
+                    and np.isinf(lo) and self.indicators[f][1] != MISSING:
+                column = self.indicators[f][0]
+                if column not in merged:   # at the first of them
+                    merged.add(column)
+                    texts.append((None, level_set_text(column, excluded[column],
+                                                       negated=True)))
             else:
                 texts.append((None, self._condition_text(f, lo, hi)))
         return " AND ".join(text if column is None else level_set_text(column, sets[column])

@@ -350,3 +350,21 @@ def test_the_conditions_left_unprinted_are_implied(n_levels, seed, miner):
         printed = Candidates(lo, hi, rules.labels, rules.covers, rules.accuracy,
                              rules.feature_names, rules.class_names).cover(encoded).toarray()
         assert (printed == full).all()
+
+
+def test_several_exclusions_of_one_column_print_as_one_set():
+    """``s != NY AND s != CA`` prints ``s not in {CA, NY}`` (where the first of them
+    stood), a single exclusion and ``s is not missing`` print as they are, and a rule with
+    ``s = TX`` prints that alone (the rest implied)."""
+    names = ("s=NY", "age", "s=CA", "s=<missing>", "t=a", "s=TX")
+    indicators = {0: ("s", "NY"), 2: ("s", "CA"), 3: ("s", "<missing>"), 4: ("t", "a"),
+                  5: ("s", "TX")}
+    ne, eq = (-np.inf, 0.0), (0.0, np.inf)
+
+    def text(*conditions):
+        return MinedRule(tuple(conditions), 1, names, ("no", "yes"), indicators).body()
+
+    assert text((0, *ne), (1, 3.0, np.inf), (2, *ne), (3, *ne), (4, *ne)) == \
+        "s not in {CA, NY} AND age > 3 AND s is not missing AND t != a"
+    assert text((0, *ne), (1, 3.0, np.inf)) == "s != NY AND age > 3"
+    assert text((0, *ne), (2, *ne), (5, *eq)) == "s = TX"
