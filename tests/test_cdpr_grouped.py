@@ -193,23 +193,14 @@ def test_encode_cdprl_exports_the_exact_fit_of_grouped_levels(tmp_path, capsys):
     """``satrules encode --method cdprl`` mines as ``fit`` does with grouped levels (the
     trees on out-of-fold rates, the counts on the rows as they print): an external answer,
     decoded, is the in-process exact fit."""
-    from satrules import serialization
     from satrules.commands.learn import make_estimator
-    from tests.test_cli_learn import _external_solve
+    from tests.test_cli_learn import export_cdprl
 
     X, y = three_classes(300)
     data = tmp_path / "states.csv"
     X.assign(label=y).to_csv(data, index=False)
-    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
-                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
-    base = ["--target", "label", "--gamma", "3", "--n-estimators", "4", "--miner", "gbdt"]
-    assert main(["encode", str(data), *base, "--method", "cdprl", "--out", str(wcnf),
-                 "--layout", str(layout)]) == 0
-    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
-    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
-                 "--out", str(rules)]) == 0
+    est = export_cdprl(data, tmp_path)
     capsys.readouterr()
-    est = serialization.load(rules)
     clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
                                         "backend": "rc2", "miner": "gbdt"}).fit(X, y)
     assert clf.encoder_.kinds[0] == "grouped"

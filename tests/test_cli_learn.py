@@ -709,6 +709,20 @@ def test_weight_column_names_the_data_row(command, value, shown, rare_csv, tmp_p
     assert not out.exists()
 
 
+def export_cdprl(data, tmp_path, *extra):
+    """``encode --method cdprl`` of the CSV ``data`` (target ``label``, gamma 3, 4 trees of
+    the exact-split miner), an external answer, ``decode``: the decoded model."""
+    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
+                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
+    base = ["--target", "label", "--gamma", "3", "--n-estimators", "4", "--miner", "gbdt"]
+    assert main(["encode", str(data), *base, "--method", "cdprl", *extra,
+                 "--out", str(wcnf), "--layout", str(layout)]) == 0
+    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(rules)]) == 0
+    return serialization.load(rules)
+
+
 def test_encode_cdprl_with_a_class_of_weight_zero(tmp_path, capsys):
     """A class whose rows all weigh 0 keeps its name in the exported rules: the decoded
     model is the in-process exact fit with the same weights."""
@@ -719,18 +733,10 @@ def test_encode_cdprl_with_a_class_of_weight_zero(tmp_path, capsys):
     frame = X.assign(label=y, w=np.where(y == "k1", 0.0, 1.0))
     data = tmp_path / "three.csv"
     frame.to_csv(data, index=False)
-    wcnf, layout, sol_txt, rules = (tmp_path / n for n in
-                                    ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
     # the exact-split miner: its pool here has one optimum, so the selections agree rule
     # for rule (the binned miner's has several of equal coverage, and the engines differ)
-    base = ["--target", "label", "--gamma", "3", "--n-estimators", "4", "--miner", "gbdt"]
-    assert main(["encode", str(data), *base, "--method", "cdprl", "--weight-column", "w",
-                 "--out", str(wcnf), "--layout", str(layout)]) == 0
-    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
-    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
-                 "--out", str(rules)]) == 0
+    est = export_cdprl(data, tmp_path, "--weight-column", "w")
     capsys.readouterr()
-    est = serialization.load(rules)
     clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
                                         "backend": "rc2", "miner": "gbdt"}
                          ).fit(X, y, sample_weight=frame.w)
