@@ -195,6 +195,23 @@ class _ColumnEncoder:
                 encoded[:, first:first + len(keep)] = train_rates[:, keep]
         return encoded
 
+    def refitted(self, X, y_index, classes):
+        """A copy whose grouped features read their levels' rates from the rows ``X``
+        (class codes ``y_index`` into ``classes``) instead: the encoder a fit on those
+        rows alone would have, the same features grouped for the same classes (a level
+        absent from them is unseen)."""
+        out = copy.copy(self)
+        out.grouped = list(getattr(self, "grouped", None) or [None] * len(self.names))
+        k = len(classes)
+        wanted = [1] if k == 2 else list(range(k))
+        for j, found in enumerate(out.grouped):
+            if found is not None:
+                _, labels, _ = found
+                names, rates, _, _ = level_rates(_with_missing(X[:, j]), y_index, k, wanted)
+                keep = [wanted.index(list(classes).index(label)) for label in labels]
+                out.grouped[j] = (tuple(names.tolist()), labels, rates[:, keep])
+        return out
+
     def _group(self, values, y_index, classes):
         """Group one categorical column's values (missing as ``<missing>``): the
         ``(levels, class labels, rates)`` of the classes the test keeps, or None when it
@@ -720,6 +737,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         # candidates are counted, selected and judged on the rows as predict reads them,
         # each level's rate on every training row (``whole``), i.e. as they print
         encoded, whole = self._training_rows(X, y_index)
+        raw = X if whole is not encoded else None   # grouped: each CV fold its own rates
         if np.all((encoded == encoded[:1]) | (np.isnan(encoded) & np.isnan(encoded[:1]))):
             raise ValueError("every column of X is constant or ID-like: no rule can tell the "
                              "classes apart")
@@ -729,10 +747,10 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             self.alpha_, self.alpha_cv_ = grid[0], None
             if self._null_test_on():
                 _, _, held_out = self._cv_alpha(encoded, y_index, weights, grid,
-                                                copy.deepcopy(rng), whole)
+                                                copy.deepcopy(rng), raw)
         else:   # on a copy of the generator: the final fit is that of a fixed alpha_
             self.alpha_, self.alpha_cv_, held_out = self._cv_alpha(
-                encoded, y_index, weights, grid, copy.deepcopy(rng), whole)
+                encoded, y_index, weights, grid, copy.deepcopy(rng), raw)
         self.held_out_test_ = held_out if self._null_test_on() else None
         cands = self._mine(encoded, y_index, weights, rng, whole)
         self._fit_candidates(cands, whole, y_index, weights, self.alpha_, rng,
@@ -767,16 +785,17 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             return None
         return tuple(sorted({float(a) for a in grid}))
 
-    def _cv_alpha(self, encoded, y_index, weights, grid, rng, whole=None):
+    def _cv_alpha(self, encoded, y_index, weights, grid, rng, raw=None):
         """Choose ``alpha_`` among ``grid`` by stratified cross-validation on the training
         rows.  Return it, the dict ``alpha -> held-out accuracy`` and the held-out null
         test of its out-of-fold predictions (see ``null_test``), or ``(value, None,
         None)`` when a class of one training row leaves nothing to cross-validate.  A
         one-value ``grid`` (a fixed ``alpha``) is cross-validated for that test alone.
-        ``whole``: the rows as predict reads them, when grouped features make them differ
-        from ``encoded`` (see :meth:`_mine`); the held-out rows are read from
-        ``encoded``, their grouped levels' out-of-fold rates."""
-        whole = encoded if whole is None else whole
+        ``raw``: the training rows as given, when a feature is grouped: each fold then
+        reads its levels' rates from its own training rows, as a fit on them would (the
+        trees on their out-of-fold rates, the candidates counted and the held-out rows
+        read on their rates; see :meth:`_mine`), so that no held-out label shapes the
+        sets its rows are judged by."""
         from sklearn.model_selection import StratifiedKFold
 
         counts = np.bincount(y_index)
@@ -791,7 +810,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         fold_seed = int(rng.randint(2**31 - 1))
         if len(y_index) > CV_MAX_ROWS:   # a sample of the rows, every class kept
             rows = _class_sample(y_index, CV_MAX_ROWS, CV_FOLDS, rng)
-            encoded, whole, y_index = encoded[rows], whole[rows], y_index[rows]
+            encoded, y_index = encoded[rows], y_index[rows]
+            raw = None if raw is None else raw[rows]
             weights = None if weights is None else weights[rows]
             counts = np.bincount(y_index)
             smallest = int(counts[counts > 0].min())
@@ -808,14 +828,19 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             if self.method == "exact":   # its warm start stands in for the exact solve
                 fold.method = "local"
             fold_rng = copy.deepcopy(rng)
-            cands = fold._mine(encoded[train], y_index[train],
-                               None if weights is None else weights[train], fold_rng,
-                               whole[train])
+            trees, rows, held = encoded[train], encoded[train], encoded[test]
+            if raw is not None:   # the grouped rates of this fold's training rows
+                fold.encoder_ = self.encoder_.refitted(raw[train], y_index[train],
+                                                       self.classes_.tolist())
+                trees, rows = fold._training_rows(raw[train], y_index[train])
+                held = fold.encoder_.transform(raw[test])
+            cands = fold._mine(trees, y_index[train],
+                               None if weights is None else weights[train], fold_rng, rows)
             for alpha in grid:
-                fold._fit_candidates(cands, whole[train], y_index[train],
+                fold._fit_candidates(cands, rows, y_index[train],
                                      None if weights is None else weights[train], alpha,
                                      copy.deepcopy(fold_rng))
-                out_of_fold[alpha][test] = fold._predict_encoded(encoded[test])
+                out_of_fold[alpha][test] = fold._predict_encoded(held)
         scores = {alpha: float(w[out_of_fold[alpha] == labels].sum() / w.sum())
                   for alpha in grid}
         best = min(grid, key=lambda a: (-round(scores[a], 12), abs(a - ALPHA_DEFAULT), a))
