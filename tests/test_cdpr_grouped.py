@@ -206,3 +206,26 @@ def test_encode_cdprl_exports_the_exact_fit_of_grouped_levels(tmp_path, capsys):
     assert clf.encoder_.kinds[0] == "grouped"
     assert est.result_.coverage == clf.result_.coverage
     assert est.to_text() == clf.to_text()
+
+
+def test_cross_validation_reads_each_folds_own_rates(monkeypatch):
+    """``alpha="cv"``: each fold's grouped rates come from its training rows alone (the
+    rows of the other folds), so a held-out label never shapes the sets its row is judged
+    by; the final fit reads every training row."""
+    from satrules.estimators import cdpr
+
+    seen = []
+    refitted = cdpr._ColumnEncoder.refitted
+
+    def spy(self, X, y_index, classes):
+        seen.append(len(X))
+        return refitted(self, X, y_index, classes)
+
+    monkeypatch.setattr(cdpr._ColumnEncoder, "refitted", spy)
+    X, y = states(300)
+    est = CDPRClassifier(**SMALL).fit(X, y)
+    assert est.encoder_.kinds[0] == "grouped" and est.alpha_cv_ is not None
+    assert len(seen) == 3 and sum(seen) == 2 * 300   # three folds, each row held out once
+    assert np.allclose(est.encoder_.grouped[0][2][:, 0],
+                       level_rates(X["state"].to_numpy(dtype=object), (y == "yes") * 1, 2,
+                                   [1])[1][:, 0])
