@@ -187,9 +187,6 @@ class MinedRule:
 
     def _condition_text(self, feature: int, lo: float, hi: float) -> str:
         name = self.feature_names[feature]
-        if feature in self.grouped:   # the levels whose rate lies in (lo, hi]
-            column, levels, rates = self.grouped[feature]
-            return level_set_text(column, grouped_members(levels, rates, lo, hi))
         if feature in self.indicators and (np.isinf(lo) or np.isinf(hi)):
             column, value = self.indicators[feature]
             if value == MISSING:

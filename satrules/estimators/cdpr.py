@@ -177,22 +177,15 @@ class _ColumnEncoder:
                 self.feature_names.append(f"{self.names[j]}={value}")
         return self
 
-    def out_of_fold(self, X, y_index, classes):
+    def out_of_fold(self, X, y_index, classes, encoded=None):
         """:meth:`transform` of the rows ``X`` the encoder was fitted on (class codes
-        ``y_index`` into ``classes``), except that each grouped column holds the rows'
-        **out-of-fold** rates (:func:`satrules.binarize.level_rates`): what the trees
-        grow on."""
-        encoded = self.transform(X)
-        k = len(classes)
-        wanted = [1] if k == 2 else list(range(k))
-        for j, found in enumerate(getattr(self, "grouped", None) or []):
-            if found is not None:
-                _, labels, _ = found
-                _, _, train_rates, _ = level_rates(_with_missing(X[:, j]), y_index, k, wanted)
-                keep = [wanted.index(list(classes).index(label)) for label in labels]
-                first = self.feature_names.index(grouped_column_names(self.names[j],
-                                                                      labels)[0])
-                encoded[:, first:first + len(keep)] = train_rates[:, keep]
+        ``y_index`` into ``classes``; ``encoded``: that transform, when already made),
+        except that each grouped column holds the rows' **out-of-fold** rates
+        (:func:`satrules.binarize.level_rates`): what the trees grow on."""
+        encoded = self.transform(X) if encoded is None else encoded.copy()
+        for j, labels, _, _, train_rates in self._rates_of(X, y_index, classes):
+            first = self.feature_names.index(grouped_column_names(self.names[j], labels)[0])
+            encoded[:, first:first + len(labels)] = train_rates
         return encoded
 
     def refitted(self, X, y_index, classes):
@@ -202,24 +195,29 @@ class _ColumnEncoder:
         absent from them is unseen)."""
         out = copy.copy(self)
         out.grouped = list(getattr(self, "grouped", None) or [None] * len(self.names))
-        k = len(classes)
-        wanted = [1] if k == 2 else list(range(k))
-        for j, found in enumerate(out.grouped):
-            if found is not None:
-                _, labels, _ = found
-                names, rates, _, _ = level_rates(_with_missing(X[:, j]), y_index, k, wanted)
-                keep = [wanted.index(list(classes).index(label)) for label in labels]
-                out.grouped[j] = (tuple(names.tolist()), labels, rates[:, keep])
+        for j, labels, names, rates, _ in self._rates_of(X, y_index, classes):
+            out.grouped[j] = (tuple(names.tolist()), labels, rates)
         return out
+
+    def _rates_of(self, X, y_index, classes):
+        """Per grouped feature, as read on the rows ``X``: its index, its class labels,
+        the levels, their rates and the rows' out-of-fold rates (one column per label)."""
+        wanted = _rate_classes(len(classes))
+        for j, found in enumerate(getattr(self, "grouped", None) or []):
+            if found is not None:
+                labels = found[1]
+                names, rates, train_rates, _ = level_rates(
+                    _with_missing(X[:, j]), y_index, len(classes), wanted)
+                keep = [wanted.index(list(classes).index(label)) for label in labels]
+                yield j, labels, names, rates[:, keep], train_rates[:, keep]
 
     def _group(self, values, y_index, classes):
         """Group one categorical column's values (missing as ``<missing>``): the
         ``(levels, class labels, rates)`` of the classes the test keeps, or None when it
         keeps none."""
-        k = len(classes)
-        wanted = [1] if k == 2 else list(range(k))
-        names, rates, _, p_values = level_rates(values, y_index, k, wanted)
-        keep = np.flatnonzero(p_values < GROUP_MAX_P / (1 if k == 2 else k))
+        wanted = _rate_classes(len(classes))
+        names, rates, _, p_values = level_rates(values, y_index, len(classes), wanted)
+        keep = np.flatnonzero(p_values < GROUP_MAX_P / len(wanted))
         if not len(keep):
             return None
         labels = tuple(classes[wanted[i]] for i in keep.tolist())
@@ -358,6 +356,12 @@ class _ColumnEncoder:
         if not blocks:
             return np.zeros((X.shape[0], 0))
         return np.hstack(blocks)
+
+
+def _rate_classes(n_classes: int) -> list[int]:
+    """The class codes a grouped feature reads rates of: the second class of two, every
+    class of more (each tested at ``GROUP_MAX_P`` divided by their number)."""
+    return [1] if n_classes == 2 else list(range(n_classes))
 
 
 def _with_missing(column, miss=None):
@@ -765,7 +769,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         whole = self.encoder_.transform(X)
         if "grouped" not in self.encoder_.kinds:
             return whole, whole
-        return self.encoder_.out_of_fold(X, y_index, self.classes_.tolist()), whole
+        return self.encoder_.out_of_fold(X, y_index, self.classes_.tolist(), whole), whole
 
     def _alpha_grid(self):
         """The values ``alpha`` asks to choose from by cross-validation, or None for a
