@@ -56,7 +56,7 @@ from satrules.rules import (
     level_set_text,
 )
 
-__all__ = ["MinedRule", "Candidates", "mine_rules", "recount"]
+__all__ = ["MinedRule", "Candidates", "mine_rules"]
 
 #: the tree ensembles :func:`mine_rules` mines
 MINERS = ("gbdt", "hist", "rf")
@@ -640,29 +640,6 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
                                                sw, classes, feature_names)
     return _labelled(lo[rule_nodes], hi[rule_nodes], covers, rule_counts, classes,
                      feature_names, indicators)
-
-
-def recount(cands: Candidates, X, y, sample_weight=None) -> Candidates:
-    """The rules of ``cands`` with their covers, classes and accuracies counted again on
-    the rows ``X`` (labels ``y``; NaN fails a condition), e.g. other values of the same
-    rows than the trees were grown on; the printing attributes are kept.
-
-    >>> X = np.array([[1.0], [2.0], [3.0], [4.0]])
-    >>> cands = mine_rules(X, [0, 0, 1, 1], n_estimators=1, max_depth=1, random_state=0)
-    >>> again = recount(cands, X[::-1], [0, 0, 1, 1])
-    >>> [str(rule) for rule in again]
-    ['IF x0 <= 2 THEN 1', 'IF x0 > 2 THEN 0']
-    """
-    X = np.asarray(X, dtype=np.float64)
-    classes, y_index = np.unique(np.asarray(y), return_inverse=True)
-    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    covers, counts = _interval_counts(cands.lo, cands.hi, X, y_index, sw, classes,
-                                      cands.feature_names)
-    out = _labelled(cands.lo, cands.hi, covers, counts, classes, cands.feature_names,
-                    cands.indicators)
-    for attr in ("dates", "levels", "durations", "units", "hours_minutes", "grouped"):
-        setattr(out, attr, getattr(cands, attr))
-    return out
 
 
 def _interval_counts(lo, hi, X, y_index, sw, classes, feature_names):

@@ -92,6 +92,41 @@ def test_each_grouped_interval_holds_on_the_set_it_prints(n_levels, n_classes, s
             assert (holds == np.isin(keys, list(members))).all()
 
 
+
+def incidents(n_incidents: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """Rows of incidents (1-4 rows each, one class per incident: 80 % ``m``), with an
+    unrelated ``age``: the labels group the ``incident`` levels, since an incident's
+    rows share its class (openintro/mn_police_use_of_force's ``response_datetime``)."""
+    rng = np.random.RandomState(seed)
+    size = rng.choice([1, 2, 3, 4], n_incidents, p=[0.2, 0.4, 0.2, 0.2])
+    labels = np.where(rng.rand(n_incidents) < 0.2, "f", "m")
+    incident = np.repeat(np.arange(n_incidents), size)
+    X = pd.DataFrame({"incident": [f"i{i:05d}" for i in incident],
+                      "age": rng.randint(18, 80, len(incident))})
+    return X, np.repeat(labels, size)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_level_of_one_row_is_not_counted_by_its_own_label(seed):
+    """The candidates are counted on the out-of-fold rates, as the trees grow on them: a
+    level seen on one training row has the same rate there whatever its class, so no
+    rule covers the levels of one row by their own labels.  Counted with every training
+    row's rates (the sets as they print), the two rules selected covered every such
+    level of their own class and none of the other (on mn_police_use_of_force, rules so
+    counted put the test split 6 points below the majority class)."""
+    X, y = incidents(800, seed)
+    est = CDPRClassifier(random_state=0).fit(X, y)
+    assert est.encoder_.kinds[0] == "grouped"
+    _, inverse, counts = np.unique(X.incident, return_inverse=True, return_counts=True)
+    single = counts[inverse] == 1
+    assert single.sum() > 100
+    for rule, cover in zip(est.rules_, est.rules_.covers, strict=True):
+        hit = single & cover.toarray().ravel()
+        if hit.sum() >= 10:   # its class among them no likelier than among all the rows
+            label = est.classes_[rule.label]
+            share = (y[hit] == label).mean()
+            assert share <= (y == label).mean() + 0.15, (str(rule)[:200], share)
+
 def test_unseen_levels_are_in_no_set_or_an_error():
     X, y = states(600)
     est = CDPRClassifier(categories="grouped", **SMALL).fit(X, y)
@@ -114,9 +149,13 @@ def test_more_classes_get_a_column_per_class_and_keep_it_in_a_file(tmp_path):
     assert (est.predict(each) == want).all(), text
     assert all(str(rule).count("state in") == 1 for rule in est.rules_), text   # one set
     assert "{}" not in text
-    # the candidates were counted as they print: their training covers are predict's
-    read = est.rules_.cover(est.encoder_.transform(X.to_numpy(dtype=object)))
-    assert (read != est.rules_.covers).nnz == 0
+    # the candidates were counted on the out-of-fold rates, and each covers rows as it
+    # prints (no set meets in no level)
+    rows = X.to_numpy(dtype=object)
+    y_index = np.searchsorted(est.classes_, y)
+    oof = est.encoder_.out_of_fold(rows, y_index, est.classes_.tolist())
+    assert (est.rules_.cover(oof) != est.rules_.covers).nnz == 0
+    assert (est.rules_.cover(est.encoder_.transform(rows)).getnnz(axis=1) > 0).all()
     path = est.save(tmp_path / "m.json")
     back = CDPRClassifier.load(path)
     X_new, _ = three_classes(300, seed=2)
@@ -191,7 +230,7 @@ def test_learn_groups_for_cdpr_by_default_and_passes_onehot(tmp_path, capsys):
 
 def test_encode_cdprl_exports_the_exact_fit_of_grouped_levels(tmp_path, capsys):
     """``satrules encode --method cdprl`` mines as ``fit`` does with grouped levels (the
-    trees on out-of-fold rates, the counts on the rows as they print): an external answer,
+    trees and the counts on out-of-fold rates): an external answer,
     decoded, is the in-process exact fit."""
     from satrules.commands.learn import make_estimator
     from tests.test_cli_learn import export_cdprl

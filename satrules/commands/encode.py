@@ -193,7 +193,7 @@ def _encode_cdprl(args, X, y, weights=None):
     classes = est.classes_
     y_index = np.searchsorted(classes, y)
     # mined as fit mines them: the first seed fit drew, the bounds moved as fit moves them,
-    # the trees on grouped features' out-of-fold rates, the counts on the rows as they print
+    # the trees and the counts on grouped features' out-of-fold rates
     encoded, whole = est._training_rows(X.to_numpy(dtype=object), y_index)
     cands = est._mine(encoded, y_index, scaled, check_random_state(args.random_state), whole)
     pool = cands.filter(est.alpha_, est.delta)
