@@ -667,7 +667,7 @@ def test_cdpr_weighs_rows_in_learn_and_encode(weighting, rare_csv, tmp_path, cap
     assert main(["learn", str(data), *base, "--method", "cdpr-exact", "--test-size", "0",
                  "--backend", "rc2", *weighting]) == 0
     rules_text = capsys.readouterr().out.split("metric")[0]
-    assert "IF flag > 0" in rules_text and "THEN yes" in rules_text
+    assert "IF flag = 1" in rules_text and "THEN yes" in rules_text
     wcnf, layout, sol_txt, rules = (tmp_path / n for n in
                                     ("m.wcnf", "layout.json", "sol.txt", "rules.json"))
     assert main(["encode", str(data), *base, "--method", "cdprl", *weighting,

@@ -124,6 +124,43 @@ def test_cdpr_missing_numeric_value_fails_its_conditions():
     assert not covers[on_age][:, missing].any()
 
 
+
+def test_cdpr_reads_a_two_valued_number_as_imli_does(tmp_path):
+    """CDPR: a numeric column of two values and no missing one (a 0/1 dummy, 0.5 / 2.25)
+    is the one column ``x = its higher value``, printed ``x = 1`` / ``x != 1`` as IMLI
+    prints it; any other value at predict, or a missing one, reads ``x != 1`` in both; a
+    string there is still an error naming it; a file keeps the value and refuses another
+    text."""
+    import json
+
+    from satrules.serialization import SchemaError
+
+    rng = np.random.RandomState(0)
+    X = pd.DataFrame({"union": rng.randint(0, 2, 400), "rate": rng.choice([0.5, 2.25], 400),
+                      "age": rng.randint(20, 70, 400)})
+    y = np.where((X.union == 1) & (X.rate > 1), "a", "b")
+    cdpr = fit_quiet(CDPRClassifier(random_state=0), X, y)
+    imli = fit_quiet(IMLIClassifier(random_state=0), X, y)
+    assert cdpr.encoder_.kinds == ["binary", "binary", "numeric"]
+    assert cdpr.encoder_.feature_names == ["union=1", "rate=2.25", "age"]
+    text = cdpr.to_text()
+    assert "union = 1" in text and "union != 1" in text and "rate = 2.25" in text, text
+    assert not re.search(r"(union|rate) (<=|>) ", text), text
+    assert (cdpr.predict(X) == y).all() and (imli.predict(X) == y).all()
+    odd = X.head(4).assign(union=[2.0, np.nan, 1.0, 0.0], rate=2.25)
+    want = np.array(["b", "b", "a", "b"])   # 2 and missing are not 1
+    assert (cdpr.predict(odd) == want).all() and (imli.predict(odd) == want).all()
+    with pytest.raises(FeatureTypeError, match=r"'union' .* \['x'\]"):
+        cdpr.predict(X.head(2).astype({"union": object}).assign(union=["x", 1]))
+    back = CDPRClassifier.load(cdpr.save(tmp_path / "m.json"))
+    assert back.to_text() == text and (back.predict(odd) == want).all()
+    data = json.loads(cdpr.to_json())
+    data["estimator"]["state"]["encoder_"]["attrs"]["categories"][0] = {
+        "__ndarray__": ["one"], "dtype": "<U3", "shape": [1]}
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(SchemaError, match="for a binary feature, its higher value"):
+        CDPRClassifier.load(tmp_path / "bad.json")
+
 # ---------------------------------------------------------------- unseen categories
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
 def test_unseen_category_at_predict_never_crashes(est):

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from satrules.binarize import GROUPED_CLASSES
-from satrules.rules import DATE_ORDERS, HOURS_MINUTES, MISSING, is_quantity_unit
+from satrules.rules import DATE_ORDERS, HOURS_MINUTES, MISSING, is_quantity_unit, number_or_none
 
 __all__ = ["check_loaded"]
 
@@ -155,10 +155,14 @@ def _check_encoder(encoder: Any, est: Any) -> None:
         ["numeric" if c is None else "categorical" for c in cats]
     nullable = getattr(encoder, "nullable", None) or [False] * len(kinds)
     if not isinstance(kinds, list) or len(kinds) != len(names) or not all(
-            k in ("numeric", "date", "duration", "quantity", "ordered", "categorical",
-                  "grouped", "dropped") for k in kinds):
+            k in ("numeric", "date", "duration", "quantity", "ordered", "binary",
+                  "categorical", "grouped", "dropped") for k in kinds):
         _fail("encoder_.kinds must hold, per feature, 'numeric', 'date', 'duration', "
-              "'quantity', 'ordered', 'categorical', 'grouped' or 'dropped'")
+              "'quantity', 'ordered', 'binary', 'categorical', 'grouped' or 'dropped'")
+    if any(k == "binary" and (c is None or len(c) != 1 or number_or_none(c[0]) is None)
+           for c, k in zip(cats, kinds, strict=True)):
+        _fail("encoder_.categories must hold, for a binary feature, its higher value (one "
+              "number as text)")
     grouped = getattr(encoder, "grouped", None) or [None] * len(kinds)
     if not isinstance(grouped, list) or len(grouped) != len(kinds) or any(
             (found is not None) != (k == "grouped") or (found is not None and not _grouping(

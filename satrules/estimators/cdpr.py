@@ -59,7 +59,14 @@ from satrules.estimators._weights import (
     partition_weights,
 )
 from satrules.mining import MINERS, mine_rules
-from satrules.rules import date_order, duration_form, grouped_ranks, level_ranks, missing_mask
+from satrules.rules import (
+    date_order,
+    duration_form,
+    grouped_ranks,
+    level_key,
+    level_ranks,
+    missing_mask,
+)
 
 __all__ = ["CDPRClassifier"]
 
@@ -89,7 +96,11 @@ class _ColumnEncoder:
     ``<missing>``.  An **ordered** category (``ordered``: column -> its levels, lowest
     first) becomes the rank of its level, and a value that is not a level reads as a
     missing one.  A **quantity** (numbers written with a unit, ``13.5%``) becomes its
-    number; ``units`` keeps the unit's text, in which rules print its bounds.
+    number; ``units`` keeps the unit's text, in which rules print its bounds.  A **binary**
+    numeric column (two distinct numbers and no missing value in fit, a 0/1 dummy)
+    becomes one indicator column ``x = hi`` of its higher value (``categories`` holds its
+    text), printed ``x = 1`` / ``x != 1`` as ``IMLIClassifier`` prints it, and any other
+    value at predict (another number, a missing value) reads ``x != 1``.
 
     A **grouped** categorical column (``fit`` with labels; a column of at least
     :data:`~satrules.binarize.GROUP_MIN_LEVELS` levels, a missing value counted as the
@@ -155,6 +166,10 @@ class _ColumnEncoder:
             else:
                 self._check_finite(numeric, j)
                 cats = None
+                if kind == "numeric" and not miss.any():
+                    distinct = np.unique(numeric)
+                    if len(distinct) == 2:   # a dummy: the column "x = its higher value"
+                        kind, cats = "binary", np.array([level_key(distinct[1])])
             self.kinds.append(kind)
             self.categories.append(cats)
             self.nullable.append(kind in _NUMERIC_KINDS and bool(miss.any()))
@@ -323,6 +338,11 @@ class _ColumnEncoder:
             elif kind in _NUMERIC_KINDS:
                 values = np.full(len(column), np.nan)
                 values[~miss] = _VALUES[kind](column[~miss], self.names[j])
+            elif kind == "binary":   # x = its higher value; anything else (missing) is not
+                held = np.zeros(len(column))
+                held[~miss] = numeric_values(column[~miss], self.names[j]) == float(cats[0])
+                blocks.append(held[:, None])
+                continue
             if kind in _NUMERIC_KINDS:
                 blocks.append(values[:, None])
                 if nullable[j]:
