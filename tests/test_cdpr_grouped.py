@@ -92,7 +92,6 @@ def test_each_grouped_interval_holds_on_the_set_it_prints(n_levels, n_classes, s
             assert (holds == np.isin(keys, list(members))).all()
 
 
-
 def incidents(n_incidents: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
     """Rows of incidents (1-4 rows each, one class per incident: 80 % ``m``), with an
     unrelated ``age``: the labels group the ``incident`` levels, since an incident's
@@ -126,6 +125,7 @@ def test_a_level_of_one_row_is_not_counted_by_its_own_label(seed):
             label = est.classes_[rule.label]
             share = (y[hit] == label).mean()
             assert share <= (y == label).mean() + 0.15, (str(rule)[:200], share)
+
 
 def test_unseen_levels_are_in_no_set_or_an_error():
     X, y = states(600)

@@ -124,7 +124,6 @@ def test_cdpr_missing_numeric_value_fails_its_conditions():
     assert not covers[on_age][:, missing].any()
 
 
-
 def test_cdpr_reads_a_two_valued_number_as_imli_does(tmp_path):
     """CDPR: a numeric column of two values and no missing one (a 0/1 dummy, 0.5 / 2.25)
     is the one column ``x = its higher value``, printed ``x = 1`` / ``x != 1`` as IMLI
@@ -160,6 +159,7 @@ def test_cdpr_reads_a_two_valued_number_as_imli_does(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps(data))
     with pytest.raises(SchemaError, match="for a binary feature, its higher value"):
         CDPRClassifier.load(tmp_path / "bad.json")
+
 
 # ---------------------------------------------------------------- unseen categories
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)

@@ -523,10 +523,9 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         +0.055 on 35 sets with a feature of more than 50 levels (one-hot drops it), with
         fewer literals; the largest loss was 5.6 points (openintro/climber_drugs, where
         a level of one training row decides the class).  The trees grow on the
-        out-of-fold rates and
-        the candidates are counted on them (a rule whose printed sets hold no training
-        row is left out), and each fold of ``alpha="cv"`` reads the rates of its own
-        training rows.
+        out-of-fold rates and the candidates are counted on them (a rule whose printed
+        sets hold no training row is left out), and each fold of ``alpha="cv"`` reads
+        the rates of its own training rows.
     resolve : {"accuracy", "coverage", "vote"}, default="accuracy"
         Class of a sample matched by several rules: that of the matching rule with the highest
         training accuracy, or the largest training cover, or the majority of the matching
