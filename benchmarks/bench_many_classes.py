@@ -94,7 +94,7 @@ def run(job: tuple) -> list[dict]:
     return rows
 
 
-def report(rows: list[dict], argv: list[str]) -> str:
+def report(rows: list[dict], argv: list[str], jobs: int = 2) -> str:
     sets = list(dict.fromkeys(r["set"] for r in rows))
     acc = {(r["set"], r["method"], r["seed"]): r["test_acc"] for r in rows}
     fit = {(r["set"], r["method"], r["seed"]): r["fit_s"] for r in rows}
@@ -117,8 +117,9 @@ def report(rows: list[dict], argv: list[str]) -> str:
         "problem encoded over the thresholds that split it "
         "(`ThresholdBinarizer.class_columns`); the classes share `max_partitions`, at "
         "least 25 partitions per class and pass; a class with fewer than two rows per "
-        "partition fills a quarter of each (`balanced_partitions`); fit seconds with two "
-        "fits side by side on a shared machine).", "",
+        "partition fills a quarter of each (`balanced_partitions`); fit seconds with "
+        + (f"{jobs} fits side by side" if jobs > 1 else "one fit at a time")
+        + " on a shared machine).", "",
         "## Mean over the sets", "",
         markdown_table(["method", "test acc", "mean fit s", "max fit s"], summary), "",
         "## Test accuracy per set (mean over the seeds)", "",
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = [row for result in pool.map(run, jobs) for row in result]
     out = Path(args.out)
     write_csv(out.with_suffix(".csv"), rows)
-    out.with_suffix(".md").write_text(report(rows, argv))
+    out.with_suffix(".md").write_text(report(rows, argv, args.jobs))
     print(out.with_suffix(".md").read_text())
     return 0
 
