@@ -113,8 +113,9 @@ def date_days(values: np.ndarray, order: str | None = None) -> np.ndarray | None
     2020``: the first of the month when no day is given), or with day and month in numbers
     and a four-digit year (``6/24/2009``, ``24.06.2009``, optionally with a time ``9:00``)
     read in ``order``, ``"mdy"`` (month first) or ``"dmy"``; ``order=None`` takes the order
-    the values tell (:func:`date_order`).  None when any value is none of these or is not a
-    valid date.
+    the values tell (:func:`date_order`), or in numbers year first with slashes or dots
+    (``2016/01/05``, ``2016.1.5 00:47:36``).  None when any value is none of these or is not
+    a valid date.
 
     Examples
     --------
@@ -131,6 +132,8 @@ def date_days(values: np.ndarray, order: str | None = None) -> np.ndarray | None
     True
     >>> date_days(np.array(["1/2/1970"], dtype=object), order="dmy").tolist()
     [31.0]
+    >>> date_days(np.array(["1970/01/02", "1970.1.3 12:00"], dtype=object)).tolist()
+    [1.0, 2.5]
     >>> date_days(np.array(["1970-01-02", "soon"], dtype=object)) is None
     True
     """
@@ -168,6 +171,11 @@ def _month_name_date(text: str) -> str | None:
 #: optionally a time: 6/24/2009, 24.06.2009, 12/17/1991 0:00:00, 9/6/2017 9:00
 _NUMERIC_DATE = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})"
                            r"(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
+#: a date written year first in numbers with slashes or dots, and optionally a time:
+#: 2016/01/01, 2016/1/5 00:47:36, 2016.01.05 (openintro/mn_police_use_of_force's
+#: response_datetime); year, month and day in that order, so no order to tell
+_YEAR_FIRST_DATE = re.compile(r"(\d{4})([/.])(\d{1,2})\2(\d{1,2})"
+                              r"(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 #: the orders a numeric date may be written in
 DATE_ORDERS = ("mdy", "dmy")
 #: the units of a condition other than a quantity's text
@@ -201,9 +209,15 @@ def date_order(values: np.ndarray) -> str | None:
 
 
 def _numeric_date(match: re.Match, order: str) -> str:
-    """A :data:`_NUMERIC_DATE` match, read in ``order``, as an ISO date (and time)."""
-    day, month = (1, 3) if order == "dmy" else (3, 1)
-    text = f"{match.group(4)}-{int(match.group(month)):02d}-{int(match.group(day)):02d}"
+    """A :data:`_NUMERIC_DATE` match, read in ``order``, or a :data:`_YEAR_FIRST_DATE`
+    match (``order="ymd"``), as an ISO date (and time).
+
+    >>> _numeric_date(_YEAR_FIRST_DATE.fullmatch("2016/1/5 0:47:36"), "ymd")
+    '2016-01-05 00:47:36'
+    """
+    year, month, day = (1, 3, 4) if order == "ymd" else \
+        (4, 3, 1) if order == "dmy" else (4, 1, 3)
+    text = f"{match.group(year)}-{int(match.group(month)):02d}-{int(match.group(day)):02d}"
     if match.group(5) is not None:
         text += f" {int(match.group(5)):02d}:{match.group(6)}:{match.group(7) or '00'}"
     return text
@@ -225,8 +239,12 @@ def _written_dates(values: np.ndarray, order: str | None = None) -> list | None:
     for v in distinct:   # most string columns fail on their first values
         if not isinstance(v, str):
             return None
-        match = None if _ISO_DATE.fullmatch(v) else _NUMERIC_DATE.fullmatch(v.strip())
-        if match is not None:
+        year_first = None if _ISO_DATE.fullmatch(v) else _YEAR_FIRST_DATE.fullmatch(v.strip())
+        match = None if _ISO_DATE.fullmatch(v) or year_first else \
+            _NUMERIC_DATE.fullmatch(v.strip())
+        if year_first is not None:
+            iso[v] = _numeric_date(year_first, "ymd")
+        elif match is not None:
             order = order or date_order(values)
             if order is None:
                 return None
@@ -247,7 +265,8 @@ def written_as(text: str) -> str | None:
     ('date', 'duration', 'hours:minutes', None)
     """
     text = text.strip()
-    if _ISO_DATE.fullmatch(text) or _NUMERIC_DATE.fullmatch(text) or _month_name_date(text):
+    if _ISO_DATE.fullmatch(text) or _NUMERIC_DATE.fullmatch(text) \
+            or _YEAR_FIRST_DATE.fullmatch(text) or _month_name_date(text):
         return "date"
     if _DURATION.fullmatch(text):
         return "duration"

@@ -725,10 +725,11 @@ def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
 
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
 @pytest.mark.parametrize("form", ["datetime64", "iso-strings", "utc-strings", "month-names",
-                                  "us-strings", "timestamps"])
+                                  "us-strings", "year-first-strings", "timestamps"])
 def test_dates_are_ordered_features_printed_as_dates(est, form):
     """A date column (datetime64, ISO strings -- with a UTC offset too, as R writes times to
-    CSV files: carData/MplsStops, mosaicData/Birthdays -- or Timestamp objects; NaT missing)
+    CSV files: carData/MplsStops, mosaicData/Birthdays --, year-first strings with slashes
+    as openintro/mn_police_use_of_force writes its times, or Timestamp objects; NaT missing)
     is neither an error nor an ID: the rules cut it at a date, print that date, and predict
     alike whichever of the forms the dates come in at predict."""
     X, y = visits()
@@ -737,6 +738,7 @@ def test_dates_are_ordered_features_printed_as_dates(est, form):
              "utc-strings": X.assign(visit=X["visit"].dt.strftime("%Y-%m-%dT%H:%M:%SZ")),
              "month-names": X.assign(visit=X["visit"].dt.strftime("%d %b %Y")),
              "us-strings": X.assign(visit=X["visit"].dt.strftime("%m/%d/%Y")),
+             "year-first-strings": X.assign(visit=X["visit"].dt.strftime("%Y/%m/%d %H:%M:%S")),
              "timestamps": X.assign(visit=X["visit"].astype(object))}
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)   # no column dropped as ID-like
