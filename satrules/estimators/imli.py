@@ -107,8 +107,8 @@ class IMLIClassifier(IncrementalRuleClassifier):
         that the labels group (see ``max_levels``).  On the 100 two-class smoke-draw sets
         with a categorical feature of 3 or more levels, seeds 0-2, ``"grouped"`` changed
         test accuracy by IMLI +0.0051 ± 0.0016 (ahead on 13 sets, behind on 7) and IMLIB
-        +0.0120 ± 0.0033 (16 / 6), with fewer literals; on 10 held-out sets IMLI +0.0078
-        ± 0.0053 and IMLIB +0.0264 ± 0.0084; IMLI +0.0046 on 16 sets of 3-5 classes (+0.0028 on 5
+        +0.0120 ± 0.0033 (16 / 6), with fewer literals; on 10 held-out sets IMLI -0.0028
+        ± 0.0025 and IMLIB +0.0158 ± 0.0075; IMLI +0.0046 on 16 sets of 3-5 classes (+0.0028 on 5
         held out) and +0.058 on 35 sets with a feature of more than 50 levels, which
         ``"grouped"`` keeps and one-hot drops (``docs/benchmarks.md``, "Grouped levels").
         A feature is grouped only when a chi-square test finds its levels associated
