@@ -887,7 +887,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         them), a set cut between two rare levels' rates holds the levels of one class,
         and a rule on it looks right on their rows by their own labels
         (openintro/mn_police_use_of_force's ``response_datetime``, two rows per incident,
-        selected so: 0.77 on the test split against 0.83 for the majority class).  A rule
+        a category until session 58 read it as a date: 0.77 on the test split against
+        0.83 for the majority class).  A rule
         that covers no row of ``whole`` (a multi-class rule whose class columns' sets
         meet in no level: ``state in {}``) is left out, since it would never fire."""
         present = np.unique(y_index)   # a class may weigh 0 in all: no row, no rule of it
