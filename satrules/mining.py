@@ -23,7 +23,9 @@ rules' covers, classes and accuracies are then computed from the intervals on th
 with its NaN, so they follow the missing-value semantics exactly.  A split of that
 stand-in leaves a lower bound below every value; where the interval has an upper bound as
 well, it is dropped (``age <= 31``, not ``-0.5 < age <= 31``: the upper bound excludes
-the missing values already).
+the missing values already); where it has none, and the feature has a missing-value
+indicator column (``indicators``), the bound becomes ``age is not missing`` on that column
+(not ``age > 17.5`` when the youngest is 18), which the training rows read alike.
 
 References
 ----------
@@ -107,12 +109,42 @@ def _open_low_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
     (module notes) and only excludes the missing values, which fail the upper bound as
     well, so no training cover changes; a new value below the training minimum is then
     covered, as the printed rule says.  (With no upper bound, ``x > lo`` says "x is not
-    missing" and stays.)"""
+    missing": :func:`_not_missing_bounds`.)"""
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
         least = np.nanmin(X, axis=0)
     below = np.isfinite(lo) & np.isfinite(hi) & (lo < least[None, :])
     lo[below] = -np.inf
+
+
+def _not_missing_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray, feature_names,
+                        indicators) -> None:
+    """Rewrite, in place, every lower bound below all of a feature's training values on an
+    interval without an upper bound (``age > 17.5`` when the youngest is 18: a split of
+    the stand-in for missing values, which says "age is not missing") as that: no bound on
+    the feature, and ``age is not missing`` on its missing-value indicator column (an
+    ``indicators`` entry ``(name, MISSING)``), when it has one.  The training covers are
+    the same (a missing age fails both); the rule no longer reads as a cut at 17.5, and a
+    new age below the training minimum is covered, as "not missing" says.
+
+    >>> X = np.array([[18.0, 0.0], [30.0, 0.0], [np.nan, 1.0]])
+    >>> lo, hi = np.array([[17.5, -np.inf]]), np.array([[np.inf, np.inf]])
+    >>> _not_missing_bounds(lo, hi, X, ["age", "age=<missing>"], {1: ("age", MISSING)})
+    >>> lo.tolist(), hi.tolist()
+    ([[-inf, -inf]], [[inf, 0.0]])
+    """
+    names = names_of(feature_names, X.shape[1])
+    column = {names.index(name): c for c, (name, value) in (indicators or {}).items()
+              if value == MISSING and name in names}
+    if not column:
+        return
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
+        least = np.nanmin(X, axis=0)
+    for f, c in column.items():
+        rows = np.flatnonzero(np.isfinite(lo[:, f]) & np.isinf(hi[:, f]) & (lo[:, f] < least[f]))
+        lo[rows, f] = -np.inf
+        hi[rows, c] = np.minimum(hi[rows, c], 0.0)
 
 
 def _short_cut(t: float, distinct: np.ndarray, pos: int) -> float:
@@ -602,7 +634,8 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
     _shorten_bounds(lo, hi, X_raw)
     if nan.any():   # a lower bound below every value, from the stand-in, with an upper
-        _open_low_bounds(lo, hi, X_raw)   # bound too, excludes only NaN, as that does
+        _open_low_bounds(lo, hi, X_raw)   # bound too, excludes only NaN, as that does;
+        _not_missing_bounds(lo, hi, X_raw, feature_names, indicators)   # without: not NaN
     n_classes = len(classes)
     if miner == "hist":   # no apply(): the rules' covers and counts from their intervals
         size = np.concatenate([t[4] for t in trees])

@@ -124,6 +124,24 @@ def test_cdpr_missing_numeric_value_fails_its_conditions():
     assert not covers[on_age][:, missing].any()
 
 
+def test_cdpr_prints_a_split_of_missing_values_as_not_missing():
+    """CDPR's trees grow on a stand-in below each feature's minimum for a missing value;
+    a split of it alone (``age > 17.5``, the youngest 18) said "age is not missing" but
+    printed a cut at 17.5, which a reader takes for "adults".  It prints ``age is not
+    missing``, and an age below the training minimum is covered, as that says."""
+    rng = np.random.RandomState(0)
+    age = rng.randint(18, 80, 600).astype(float)
+    miss = rng.rand(600) < 0.3
+    age[miss] = np.nan
+    X = pd.DataFrame({"age": age, "z": rng.rand(600)})
+    y = np.where(miss, "a", np.where(X.z > 0.5, "b", "a"))
+    clf = fit_quiet(CDPRClassifier(random_state=0), X, y)
+    text = clf.to_text()
+    assert "age is not missing AND z > 0.5 THEN b" in text, text
+    assert not re.search(r"age >", text), text
+    new = pd.DataFrame({"age": [10.0, np.nan, 30.0], "z": [0.9, 0.9, 0.9]})
+    assert clf.predict(new).tolist() == ["b", "a", "b"]
+
 def test_cdpr_reads_a_two_valued_number_as_imli_does(tmp_path):
     """CDPR: a numeric column of two values and no missing one (a 0/1 dummy, 0.5 / 2.25)
     is the one column ``x = its higher value``, printed ``x = 1`` / ``x != 1`` as IMLI

@@ -316,6 +316,43 @@ def test_no_lower_bound_below_every_value_beside_an_upper_bound(cancer, miner, m
     assert np.array_equal(read, cands.covers.toarray())
 
 
+
+@pytest.mark.parametrize("miner", ["gbdt", "hist", "rf"])
+def test_a_lower_bound_alone_below_every_value_reads_not_missing(miner, monkeypatch):
+    """A split of the stand-in for missing values with no upper bound (``age > 17.5`` when
+    the youngest is 18) says "not missing": with a missing-value indicator column it is
+    that condition (``age is not missing``), no bound on the feature; no rule keeps such a
+    bound, and the training covers, classes and accuracies are those of the bounds (rules
+    that became equal merge; ``test_messy_data`` checks predict on a value below the
+    minimum)."""
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(18, 80, 600), rng.random(600), rng.normal(size=600)])
+    X[rng.random(X.shape) < 0.3] = np.nan
+    y = np.where(np.isnan(X[:, 0]) | (X[:, 1] <= 0.5), "a", "b")   # a missing age: a
+    X = np.hstack([X, np.isnan(X).astype(float)])   # the indicators, as CDPR's encoder
+    names = ["a", "b", "c", "a=<missing>", "b=<missing>", "c=<missing>"]
+    indicators = {3 + f: (names[f], mining.MISSING) for f in range(3)}
+    kw = {"miner": miner, "n_estimators": 50, "max_depth": 3, "random_state": 0,
+          "feature_names": names, "indicators": indicators}
+    cands = mine_rules(X, y, **kw)
+    monkeypatch.setattr(mining, "_not_missing_bounds", lambda *args: None)
+    kept = mine_rules(X, y, **kw)
+    least = np.nanmin(X, axis=0)[:3]
+
+    def alone(c):   # finite lower bounds below every value, no upper bound
+        return np.isfinite(c.lo[:, :3]) & np.isinf(c.hi[:, :3]) & (c.lo[:, :3] < least)
+
+    assert not alone(cands).any()
+    assert alone(kept).any()   # there was something to rewrite
+    texts = [str(rule) for rule in cands]
+    assert any(" is not missing" in t for t in texts), texts
+
+    def rules(c):   # the same rules but for the text (rules that became equal merge)
+        return {(c.covers[i].toarray().tobytes(), int(c.labels[i]),
+                 float(np.nan_to_num(c.accuracy[i], nan=-1.0))) for i in range(len(c))}
+
+    assert rules(cands) == rules(kept)
+
 @settings(max_examples=20, deadline=None)
 @given(n_levels=st.integers(3, 8), seed=st.integers(0, 2**16), miner=st.sampled_from(
     ["hist", "gbdt"]))
