@@ -856,7 +856,10 @@ def _level_limit(max_levels: Any, n_present: int, grouped: bool = False) -> int 
 #: ``Customer ID``, ``id.code``), at the end of a camel-case name (``PassengerId``,
 #: ``customerID``; not ``paid`` or ``fluid``), after a common prefix (``pid``:
 #: survival/gbsg's patient numbers, ``ptid``, ``subjid``, ``hhid``; ``childid``,
-#: ``schoolid``, ``townid``, ``distid``: the groups of panel and multilevel data), or a
+#: ``schoolid``, ``townid``, ``distid``: the groups of panel and multilevel data), a
+#: number after a word that names a unit (``villnum``: causaldata/thornton_hiv's
+#: villages, ``provnum``, ``persnum``, ``patnr``, ``schoolNR``, ``idno``, ``bib_num``,
+#: ``obs_number``; not ``rad_num``, ``childNum``, ``Number`` or ``BlanksNumber``), or a
 #: word that names the unit measured (``subject``, ``Subject``, ``patient``).
 _ID_NAME = re.compile(
     r"(^|[_\s.])[iI][dD]$|^[iI][dD]([_\s.]|$)|[a-z]I[dD]$"
@@ -864,6 +867,10 @@ _ID_NAME = re.compile(
     r"|household|fam|family|obs|rec|case|user|u|emp|employee|stud|student|mem|member"
     r"|child|kid|sch|school|s|dist|district|town|county|city|state|geo|unit|site|plot"
     r"|study|org|firm|int|group|grp)id)$"
+    r"|(^|[_\s.])(?i:(id|p|pt|pat|patient|pers|person|subj|subject|cust|customer|hh|house"
+    r"|household|fam|family|obs|rec|case|emp|employee|stud|student|pupil|mem|member|sch"
+    r"|school|class|vill|village|prov|provider|doc|seq|bib|int|interview|group|grp)"
+    r"[_.]?(num|no|nr|number))$"
     r"|^(?i:subject|patient|participant|respondent|individual)$")
 
 #: Distinct values from which an integer column named like an identifier is dropped even

@@ -608,11 +608,17 @@ def test_integer_column_named_like_an_id_is_dropped():
 @pytest.mark.parametrize("name, dropped", [
     ("pid", True), ("PID", True), ("PassengerId", True), ("customerID", True),
     ("subj_id", True), ("paid", False), ("fluid", False), ("PAID", False), ("rapid", False),
+    ("villnum", True), ("schoolNR", True), ("patnr", True), ("idno", True), ("bib_num", True),
+    ("obs_number", True), ("rad_num", False), ("childNum", False), ("Number", False),
+    ("num", False), ("BlanksNumber", False), ("casino", False),
 ])
 def test_identifier_names(name, dropped):
     """survival/gbsg's ``pid`` (shuffled patient numbers) became a rule ``pid <= 497``;
     camel-case and short-prefix identifier names mark integer IDs too, while words that
-    merely end in "id" stay features."""
+    merely end in "id" stay features; so does a number after a word naming a unit
+    (causaldata/thornton_hiv's village numbers ``villnum`` became rules ``17 < villnum <=
+    49``), while a number of something (``rad_num``, a score; ``childNum``, a birth
+    order; ``Number``) stays a feature."""
     rng = np.random.default_rng(1)
     frame = pd.DataFrame({name: rng.choice(2000, size=80, replace=False),
                           "x": rng.normal(size=80)})
