@@ -77,6 +77,9 @@ Variants (``--variants``, comma-separated names):
                        result does not depend on the machine's speed), then the same
                        selection, polishing and null test: does optimising the objective
                        harder make better rules?
+``gamma-cv``           ``--method cdpr``: ``gamma`` (most rules) chosen among 2, 3, 5 and 10
+                       by the same cross-validation that chooses ``alpha`` (the fit whose
+                       best held-out accuracy is highest; ties to more rules)
 
 Usage::
 
@@ -159,6 +162,7 @@ VARIANTS = {
     "grouped": {"categories": "grouped"},
     "grouped-max50": {"categories": "grouped", "max_levels": 50},
     "onehot": {"categories": "onehot"},
+    "gamma-cv": {"_gammas": (2, 3, 5, 10)},
 }
 
 
@@ -167,6 +171,10 @@ def _estimator(method: str, seed: int, params: dict):
 
     params = dict(params)
     if method == "cdpr":   # GRA, its defaults otherwise
+        gammas = params.pop("_gammas", None)
+        if gammas is not None:
+            return _GammaCV([CDPRClassifier(random_state=seed, gamma=g, **params)
+                             for g in gammas])
         return CDPRClassifier(random_state=seed, **params)
     replace = params.pop("_replace", True)
     from_empty = params.pop("_from_empty", False)
@@ -251,6 +259,26 @@ def _size(est) -> dict:
         return {"rules": len(rules), "literals": int(rules.width.sum())}
     sets = rules.values() if isinstance(rules, dict) else [rules]
     return {"rules": sum(r.n_rules for r in sets), "literals": sum(r.n_literals for r in sets)}
+
+
+class _GammaCV:
+    """CDPR with its most rules ``gamma`` chosen by cross-validation too (variant
+    ``gamma-cv``): each of ``ests`` (one per gamma, the same seed, so the same folds)
+    fits with ``alpha="cv"``, and the one whose best held-out accuracy is highest wins
+    (ties: more rules)."""
+
+    def __init__(self, ests):
+        self.ests = ests
+
+    def fit(self, X, y):
+        for est in self.ests:
+            est.fit(X, y)
+        self.est = max(self.ests, key=lambda e: (
+            round(max((e.alpha_cv_ or {None: -1.0}).values()), 12), e.gamma))
+        return self
+
+    def score(self, X, y):
+        return self.est.score(X, y)
 
 
 class _Flipped:
