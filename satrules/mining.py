@@ -102,22 +102,26 @@ def _shorten_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
             arr[finite, f] = short[np.searchsorted(cuts, arr[finite, f])]
 
 
-def _open_low_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray) -> None:
-    """Open, in place, every lower bound below all of a feature's training values (NaN
-    ignored) on an interval whose upper bound is finite: ``-0.5 < age <= 31`` becomes
-    ``age <= 31``.  Such a bound comes from a split of the stand-in for missing values
-    (module notes) and only excludes the missing values, which fail the upper bound as
-    well, so no training cover changes; a new value below the training minimum is then
-    covered, as the printed rule says.  (With no upper bound, ``x > lo`` says "x is not
-    missing": :func:`_not_missing_bounds`.)"""
+def _least(X: np.ndarray) -> np.ndarray:
+    """Each column's smallest value, NaN ignored (NaN for a column of NaN only)."""
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
-        least = np.nanmin(X, axis=0)
+        return np.nanmin(X, axis=0)
+
+
+def _open_low_bounds(lo: np.ndarray, hi: np.ndarray, least: np.ndarray) -> None:
+    """Open, in place, every lower bound below all of a feature's training values
+    (``least``, :func:`_least`) on an interval whose upper bound is finite: ``-0.5 < age
+    <= 31`` becomes ``age <= 31``.  Such a bound comes from a split of the stand-in for
+    missing values (module notes) and only excludes the missing values, which fail the
+    upper bound as well, so no training cover changes; a new value below the training
+    minimum is then covered, as the printed rule says.  (With no upper bound, ``x > lo``
+    says "x is not missing": :func:`_not_missing_bounds`.)"""
     below = np.isfinite(lo) & np.isfinite(hi) & (lo < least[None, :])
     lo[below] = -np.inf
 
 
-def _not_missing_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray, feature_names,
+def _not_missing_bounds(lo: np.ndarray, hi: np.ndarray, least: np.ndarray, feature_names,
                         indicators) -> None:
     """Rewrite, in place, every lower bound below all of a feature's training values on an
     interval without an upper bound (``age > 17.5`` when the youngest is 18: a split of
@@ -125,22 +129,19 @@ def _not_missing_bounds(lo: np.ndarray, hi: np.ndarray, X: np.ndarray, feature_n
     the feature, and ``age is not missing`` on its missing-value indicator column (an
     ``indicators`` entry ``(name, MISSING)``), when it has one.  The training covers are
     the same (a missing age fails both); the rule no longer reads as a cut at 17.5, and a
-    new age below the training minimum is covered, as "not missing" says.
+    new age below the training minimum is covered, as "not missing" says.  ``least``:
+    each feature's smallest training value (:func:`_least`).
 
     >>> X = np.array([[18.0, 0.0], [30.0, 0.0], [np.nan, 1.0]])
     >>> lo, hi = np.array([[17.5, -np.inf]]), np.array([[np.inf, np.inf]])
-    >>> _not_missing_bounds(lo, hi, X, ["age", "age=<missing>"], {1: ("age", MISSING)})
+    >>> _not_missing_bounds(lo, hi, _least(X), ["age", "age=<missing>"],
+    ...                     {1: ("age", MISSING)})
     >>> lo.tolist(), hi.tolist()
     ([[-inf, -inf]], [[inf, 0.0]])
     """
-    names = names_of(feature_names, X.shape[1])
+    names = names_of(feature_names, len(least))
     column = {names.index(name): c for c, (name, value) in (indicators or {}).items()
               if value == MISSING and name in names}
-    if not column:
-        return
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns
-        least = np.nanmin(X, axis=0)
     for f, c in column.items():
         rows = np.flatnonzero(np.isfinite(lo[:, f]) & np.isinf(hi[:, f]) & (lo[:, f] < least[f]))
         lo[rows, f] = -np.inf
@@ -634,8 +635,9 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     lo, hi, is_leaf, offsets = _leaf_intervals(trees, n_features)
     _shorten_bounds(lo, hi, X_raw)
     if nan.any():   # a lower bound below every value, from the stand-in, with an upper
-        _open_low_bounds(lo, hi, X_raw)   # bound too, excludes only NaN, as that does;
-        _not_missing_bounds(lo, hi, X_raw, feature_names, indicators)   # without: not NaN
+        least = _least(X_raw)   # bound too, excludes only NaN, as that does; without: not NaN
+        _open_low_bounds(lo, hi, least)
+        _not_missing_bounds(lo, hi, least, feature_names, indicators)
     n_classes = len(classes)
     if miner == "hist":   # no apply(): the rules' covers and counts from their intervals
         size = np.concatenate([t[4] for t in trees])

@@ -239,9 +239,9 @@ def _written_dates(values: np.ndarray, order: str | None = None) -> list | None:
     for v in distinct:   # most string columns fail on their first values
         if not isinstance(v, str):
             return None
-        year_first = None if _ISO_DATE.fullmatch(v) else _YEAR_FIRST_DATE.fullmatch(v.strip())
-        match = None if _ISO_DATE.fullmatch(v) or year_first else \
-            _NUMERIC_DATE.fullmatch(v.strip())
+        iso_date = _ISO_DATE.fullmatch(v)
+        year_first = None if iso_date else _YEAR_FIRST_DATE.fullmatch(v.strip())
+        match = None if iso_date or year_first else _NUMERIC_DATE.fullmatch(v.strip())
         if year_first is not None:
             iso[v] = _numeric_date(year_first, "ymd")
         elif match is not None:
@@ -250,7 +250,7 @@ def _written_dates(values: np.ndarray, order: str | None = None) -> list | None:
                 return None
             iso[v] = _numeric_date(match, order)
         else:
-            iso[v] = v if _ISO_DATE.fullmatch(v) else _month_name_date(v)
+            iso[v] = v if iso_date else _month_name_date(v)
             if iso[v] is None:
                 return None
     return [iso[v] for v in items]

@@ -197,22 +197,32 @@ class _ColumnEncoder:
         ``y_index`` into ``classes``; ``encoded``: that transform, when already made),
         except that each grouped column holds the rows' **out-of-fold** rates
         (:func:`satrules.binarize.level_rates`): what the trees grow on."""
-        encoded = self.transform(X) if encoded is None else encoded.copy()
-        for j, labels, _, _, train_rates in self._rates_of(X, y_index, classes):
-            first = self.feature_names.index(grouped_column_names(self.names[j], labels)[0])
-            encoded[:, first:first + len(labels)] = train_rates
-        return encoded
+        encoded = self.transform(X) if encoded is None else encoded
+        return self._with_out_of_fold(encoded, self._rates_of(X, y_index, classes))
 
     def refitted(self, X, y_index, classes):
         """A copy whose grouped features read their levels' rates from the rows ``X``
         (class codes ``y_index`` into ``classes``) instead: the encoder a fit on those
         rows alone would have, the same features grouped for the same classes (a level
-        absent from them is unseen)."""
+        absent from them is unseen).  Returned with ``X`` as the copy's trees read it
+        (:meth:`out_of_fold`) and as its predict reads it (:meth:`transform`), from the
+        same count of the levels."""
         out = copy.copy(self)
         out.grouped = list(getattr(self, "grouped", None) or [None] * len(self.names))
-        for j, labels, names, rates, _ in self._rates_of(X, y_index, classes):
+        found = list(self._rates_of(X, y_index, classes))
+        for j, labels, names, rates, _ in found:
             out.grouped[j] = (tuple(names.tolist()), labels, rates)
-        return out
+        whole = out.transform(X)
+        return out, out._with_out_of_fold(whole, found), whole
+
+    def _with_out_of_fold(self, encoded, found):
+        """A copy of the transformed rows ``encoded`` whose grouped columns hold the rows'
+        out-of-fold rates of ``found`` (:meth:`_rates_of`)."""
+        encoded = encoded.copy()
+        for j, labels, _, _, train_rates in found:
+            first = self.feature_names.index(grouped_column_names(self.names[j], labels)[0])
+            encoded[:, first:first + len(labels)] = train_rates
+        return encoded
 
     def _rates_of(self, X, y_index, classes):
         """Per grouped feature, as read on the rows ``X``: its index, its class labels,
@@ -855,9 +865,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             fold_rng = copy.deepcopy(rng)
             trees, rows, held = encoded[train], encoded[train], encoded[test]
             if raw is not None:   # the grouped rates of this fold's training rows
-                fold.encoder_ = self.encoder_.refitted(raw[train], y_index[train],
-                                                       self.classes_.tolist())
-                trees, rows = fold._training_rows(raw[train], y_index[train])
+                fold.encoder_, trees, rows = self.encoder_.refitted(
+                    raw[train], y_index[train], self.classes_.tolist())
                 held = fold.encoder_.transform(raw[test])
             cands = fold._mine(trees, y_index[train],
                                None if weights is None else weights[train], fold_rng, rows)
