@@ -6,7 +6,8 @@ seeds 0-4 by default; missing values dropped on the five reference sets, as
 :func:`benchmarks.datasets.load` gives them) and reports the mean test and train
 accuracy per variant, per data set and over all of them, with the CPU seconds per fit.
 ``--method cdpr`` fits ``CDPRClassifier`` (GRA, its defaults otherwise; rules and
-literals are its selected rules and their conditions).
+literals are its selected rules and their conditions), ``--method cdpr-exact`` the same
+with ``method="exact"``.
 
 Variants (``--variants``, comma-separated names):
 
@@ -80,6 +81,9 @@ Variants (``--variants``, comma-separated names):
 ``gamma-cv``           ``--method cdpr``: ``gamma`` (most rules) chosen among 2, 3, 5 and 10
                        by the same cross-validation that chooses ``alpha`` (the fit whose
                        best held-out accuracy is highest; ties to more rules)
+``nodes-all``          ``--method cdpr`` or ``cdpr-exact``: ``nodes="all"``, a candidate
+                       rule for every tree node but the roots, not only for the leaves
+``nodes-leaves``       ``nodes="leaves"``: the paper's candidates, the leaves' rules
 
 Usage::
 
@@ -163,6 +167,8 @@ VARIANTS = {
     "grouped-max50": {"categories": "grouped", "max_levels": 50},
     "onehot": {"categories": "onehot"},
     "gamma-cv": {"_gammas": (2, 3, 5, 10)},
+    "nodes-all": {"nodes": "all"},
+    "nodes-leaves": {"nodes": "leaves"},
 }
 
 
@@ -170,7 +176,9 @@ def _estimator(method: str, seed: int, params: dict):
     from satrules import CDPRClassifier, IMLIBClassifier, IMLIClassifier
 
     params = dict(params)
-    if method == "cdpr":   # GRA, its defaults otherwise
+    if method in ("cdpr", "cdpr-exact"):   # GRA or exact, its defaults otherwise
+        if method == "cdpr-exact":
+            params["method"] = "exact"
         gammas = params.pop("_gammas", None)
         if gammas is not None:
             return _GammaCV([CDPRClassifier(random_state=seed, gamma=g, **params)
@@ -399,7 +407,8 @@ def write(rows: list[dict], method: str, argv: list[str], out: Path | None = Non
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--method", choices=("imli", "imlib", "imlib-paper", "cdpr"),
+    parser.add_argument("--method", choices=("imli", "imlib", "imlib-paper", "cdpr",
+                                                   "cdpr-exact"),
                         required=True)
     parser.add_argument("--variants", default="default,no-phases")
     parser.add_argument("--datasets", default=",".join(DATASETS))

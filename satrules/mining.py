@@ -1,12 +1,14 @@
 """Candidate rule mining from tree ensembles (CDPR's rule set A and its filter B_{α,δ}).
 
-Each **leaf** of each tree of a fitted ensemble gives one rule: the conjunction of the split
-conditions on its root-to-leaf path (internal nodes give no rules).  Conditions on the same
-feature are merged into one interval ``lo < x <= hi``, so a rule's *width* is the number of
-distinct features it constrains.  The rule's class is the majority class of the **training**
-samples that reach the leaf (ties go to the lower class index); for gradient boosting this is not
-the leaf's regression value.  Rules with identical conditions are merged (keeping the first in
-tree order), so the candidates are duplicate-free.  Gradient boosting (as in the CDPR paper,
+Each **leaf** of each tree of a fitted ensemble gives one rule: the conjunction of the
+split conditions on its root-to-leaf path (with ``nodes="all"``, every node but a root
+gives one too: its path from the root is a shorter, more general rule than its
+leaves').  Conditions on the same feature are merged into one interval ``lo < x <= hi``,
+so a rule's *width* is the number of distinct features it constrains.  The rule's class
+is the majority class of the **training** samples that reach the node (ties go to the
+lower class index); for gradient boosting this is not the leaf's regression value.
+Rules with identical conditions are merged (keeping the first in tree order), so the
+candidates are duplicate-free.  Gradient boosting (as in the CDPR paper,
 multi-class: the trees of every class) and random forests are supported.
 
 Trees compare ``float32(x) <= threshold`` (scikit-learn casts X to float32).  Each
@@ -62,6 +64,8 @@ __all__ = ["MinedRule", "Candidates", "mine_rules"]
 
 #: the tree ensembles :func:`mine_rules` mines
 MINERS = ("gbdt", "hist", "rf")
+#: the tree nodes whose paths :func:`mine_rules` makes candidate rules
+NODES = ("leaves", "all")
 _DENSE_CELLS = 1 << 22  # Candidates.cover evaluates densely up to this many rule-sample pairs
 
 
@@ -569,7 +573,7 @@ def _leaf_intervals(trees, n_features):
 
 def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rate=0.1,
                random_state=None, feature_names=None, indicators=None,
-               sample_weight=None) -> Candidates:
+               sample_weight=None, nodes="leaves") -> Candidates:
     """Mine leaf rules from a tree ensemble fitted to ``(X, y)``.
 
     Parameters
@@ -592,6 +596,10 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
         Non-negative row weights: the ensemble is fitted with them, and each rule's
         class and accuracy are read from the weight sums of the rows it covers
         (``covers`` and ``support`` still count rows).
+    nodes : {"leaves", "all"}
+        Which nodes give rules: the leaves (the paper's rule set A), or every node but
+        the roots, so that the path to an inner node gives a shorter, more general rule
+        beside its leaves' rules.
 
     Returns
     -------
@@ -610,6 +618,8 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     array([[1, 1, 0, 0],
            [0, 0, 1, 1]])
     """
+    if nodes not in NODES:
+        raise ValueError(f"nodes must be one of {NODES}, got {nodes!r}")
     X = np.asarray(X, dtype=np.float64)
     classes, y_index = np.unique(np.asarray(y), return_inverse=True)
     n_samples, n_features = X.shape
@@ -639,9 +649,13 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
         _open_low_bounds(lo, hi, least)
         _not_missing_bounds(lo, hi, least, feature_names, indicators)
     n_classes = len(classes)
-    if miner == "hist":   # no apply(): the rules' covers and counts from their intervals
-        size = np.concatenate([t[4] for t in trees])
-        return _interval_candidates(lo, hi, np.flatnonzero(is_leaf & (size > 0)), X_raw,
+    if miner == "hist" or nodes == "all":   # the rules' covers and counts from their
+        size = np.concatenate([t[4] for t in trees])   # intervals (hist has no apply())
+        chosen = is_leaf.copy()
+        if nodes == "all":   # every node but a root that splits (its rule is empty)
+            chosen[:] = True
+            chosen[offsets[:-1]] = is_leaf[offsets[:-1]]
+        return _interval_candidates(lo, hi, np.flatnonzero(chosen & (size > 0)), X_raw,
                                     y_index, sw, classes, feature_names, indicators)
     # leaf of every sample in every tree, as global node ids (tree order = estimators_ ravel order)
     leaves = model.apply(X).reshape(n_samples, -1).astype(np.int64) + offsets[:-1][None, :]

@@ -832,3 +832,40 @@ def test_learn_passes_extra_rules(method, tiny_csv, tmp_path, capsys):
         assert est.extra_rules == expected
         assert est.rules_.n_rules <= est.n_rules + expected
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("nodes", ["leaves", "all"])
+def test_learn_passes_nodes_to_cdpr(nodes, csv_path, tmp_path, capsys):
+    """--nodes reaches CDPRClassifier: the saved rules are its fit with that value, and
+    the candidates of every node hold more rules than the leaves'."""
+    from satrules.commands.learn import make_estimator, read_table
+
+    rules = tmp_path / "rules.json"
+    assert main(["learn", str(csv_path), "--target", "bought", "--method", "cdpr-gra",
+                 "--n-estimators", "5", "--nodes", nodes, "--test-size", "0",
+                 "--out", str(rules)]) == 0
+    capsys.readouterr()
+    est = serialization.load(rules)
+    frame, y = read_table(str(csv_path), "bought")
+    clf = make_estimator("cdpr-gra", {"n_estimators": 5, "nodes": nodes,
+                                      "random_state": est.random_state}).fit(frame, y)
+    assert est.nodes == nodes and str(est.rules_) == str(clf.rules_)
+    leaves = make_estimator("cdpr-gra", {"n_estimators": 5, "nodes": "leaves",
+                                         "random_state": est.random_state}).fit(frame, y)
+    assert (clf.candidates_ > leaves.candidates_) == (nodes == "all")
+
+
+def test_encode_cdprl_with_every_node(csv_path, tmp_path):
+    """``encode --method cdprl --nodes all`` exports the candidates of every tree node:
+    the decoded model keeps ``nodes="all"`` and is the in-process exact fit with it."""
+    from satrules.commands.learn import make_estimator, read_table
+
+    frame, y = read_table(str(csv_path), "bought")
+    data = tmp_path / "shop.csv"
+    frame.assign(label=y).to_csv(data, index=False)
+    est = export_cdprl(data, tmp_path, "--nodes", "all")
+    clf = make_estimator("cdpr-exact", {"gamma": 3, "n_estimators": 4, "random_state": 0,
+                                        "backend": "rc2", "miner": "gbdt", "nodes": "all"}
+                         ).fit(frame, y)
+    assert est.nodes == "all" and est.candidates_ == clf.candidates_
+    assert est.result_.coverage == clf.result_.coverage

@@ -98,6 +98,60 @@ def test_hist_rules_are_the_leaf_paths_of_the_boosted_trees(cancer, multiclass):
         assert cands.accuracy[r] == pytest.approx(counts.max() / counts.sum())
 
 
+def _node_paths(tree, n_features):
+    """Reference: the conditions of every node's path but the root's, recursively."""
+    t = tree.tree_
+    out = []
+
+    def walk(node, lo, hi):
+        if node:
+            out.append((lo.copy(), hi.copy()))
+        if t.children_left[node] < 0:
+            return
+        f, thr = t.feature[node], t.threshold[node]
+        left_hi = hi.copy()
+        left_hi[f] = min(hi[f], thr)
+        walk(t.children_left[node], lo, left_hi)
+        right_lo = lo.copy()
+        right_lo[f] = max(lo[f], thr)
+        walk(t.children_right[node], right_lo, hi)
+
+    walk(0, np.full(n_features, -np.inf), np.full(n_features, np.inf))
+    return out
+
+
+@pytest.mark.parametrize("miner", ["gbdt", "rf"])
+def test_all_nodes_give_every_path_but_the_roots(cancer, miner):
+    """nodes="all": the rules are the paths to every node but the roots (an inner node's
+    path is a shorter rule than its leaves'), without duplicates, with covers, labels and
+    accuracies counted on the training rows; nodes="leaves" gives a subset of them."""
+    X, y = cancer
+    cands = mine_rules(X, y, miner=miner, n_estimators=8, max_depth=3, random_state=0,
+                       nodes="all")
+    got = [tuple(np.r_[lo, hi]) for lo, hi in zip(cands.lo, cands.hi, strict=True)]
+    assert len(set(got)) == len(got)
+    from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+    cls = GradientBoostingClassifier if miner == "gbdt" else RandomForestClassifier
+    model = cls(n_estimators=8, max_depth=3, random_state=0).fit(X, y)
+    paths = [p for tree in np.ravel(model.estimators_) for p in _node_paths(tree, X.shape[1])]
+    lo, hi = np.array([p[0] for p in paths]), np.array([p[1] for p in paths])
+    _shorten_bounds(lo, hi, X)
+    want = {tuple(np.r_[a, b]) for a, b in zip(lo, hi, strict=True)}
+    if miner == "rf":   # a bootstrap may leave a node no training row: no rule
+        want = {w for w in want if np.all((X > w[:X.shape[1]]) & (X <= w[X.shape[1]:]),
+                                          axis=1).any()}
+    assert set(got) == want
+    assert min(cands.width) < max(cands.width)
+    leaves = mine_rules(X, y, miner=miner, n_estimators=8, max_depth=3, random_state=0)
+    assert {tuple(np.r_[a, b]) for a, b in zip(leaves.lo, leaves.hi, strict=True)} <= set(got)
+    dense = cands.covers.toarray()
+    assert np.array_equal(dense, cands.cover(X).toarray())
+    for r in range(len(cands)):
+        counts = np.bincount(y[dense[r]], minlength=2)
+        assert cands.labels[r] == counts.argmax()
+        assert cands.accuracy[r] == pytest.approx(counts.max() / counts.sum())
+
+
 def test_multiclass_gbdt_uses_every_class_trees_and_majority_labels():
     """Multi-class: rules come from each class's trees; each label is the majority class of
     the rule's training cover and accuracy is that majority's share."""
@@ -257,6 +311,8 @@ def test_bad_arguments_raise():
         mine_rules(X, [1, 1, 1, 1])
     with pytest.raises(ValueError, match="miner"):
         mine_rules(X, [0, 1, 0, 1], miner="xgb")
+    with pytest.raises(ValueError, match="nodes"):
+        mine_rules(X, [0, 1, 0, 1], nodes="inner")
     cands = mine_rules(X + np.arange(4)[:, None], [0, 1, 0, 1], n_estimators=1, max_depth=1)
     with pytest.raises(ValueError, match="shape"):
         cands.cover(np.zeros((3, 5)))

@@ -45,6 +45,9 @@ _FLAGS = [
     ("--delta", "delta", int, "maximum rule width (cdprl)"),
     ("--n-estimators", "n_estimators", int, "trees mined for candidates (cdprl)"),
     ("--max-depth", "max_depth", int, "depth of the mined trees (cdprl)"),
+    ("--nodes", "nodes", str,
+     "leaves (default: a candidate per leaf, as the paper) or all (a candidate per node but "
+     "the roots, so that shorter rules stand beside their leaves') (cdprl)"),
     ("--miner", "miner", str,
      "hist (default: boosting on binned features), gbdt (exact splits, the paper's) or rf: "
      "the trees mined (cdprl)"),

@@ -124,6 +124,9 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--lam", "lam", float, "GDY overlap weight lambda (CDPR)"),
     ("--n-estimators", "n_estimators", int, "trees mined for candidates (CDPR)"),
     ("--max-depth", "max_depth", int, "depth of the mined trees (CDPR)"),
+    ("--nodes", "nodes", str,
+     "leaves (default: a candidate per leaf, as the paper) or all (a candidate per node but "
+     "the roots, so that shorter rules stand beside their leaves') (CDPR)"),
     ("--miner", "miner", str,
      "hist (default: boosting on binned features), gbdt (exact splits, the paper's) or rf: "
      "the trees mined (CDPR)"),

@@ -161,7 +161,8 @@ def _pool_covers(clf, X, y):
 
 @pytest.mark.parametrize("bad", [dict(alpha=1.5), dict(beta=-0.1), dict(gamma=0),
                                  dict(delta=-1), dict(method="ilp"), dict(resolve="first"),
-                                 dict(handle_unknown="skip"), dict(miner="xgboost")])
+                                 dict(handle_unknown="skip"), dict(miner="xgboost"),
+                                 dict(nodes="inner")])
 def test_bad_parameters_raise_in_fit(cancer, bad):
     """Invalid parameters raise ValueError naming the parameter, in fit (not __init__)."""
     X, y = cancer
