@@ -14,14 +14,16 @@ from satrules import mining
 from satrules.mining import Candidates, MinedRule, _shorten_bounds, mine_rules
 
 
-def _path_conditions(tree, n_features):
-    """Reference: walk every root-to-leaf path recursively, returning (leaf, lo, hi)."""
+def _path_conditions(tree, n_features, every_node=False):
+    """Reference: walk every root-to-leaf path recursively, returning (leaf, lo, hi), or
+    (node, lo, hi) for every node but the root (``every_node``)."""
     t = tree.tree_
     out = []
 
     def walk(node, lo, hi):
-        if t.children_left[node] < 0:
+        if (node and every_node) or t.children_left[node] < 0:
             out.append((node, lo.copy(), hi.copy()))
+        if t.children_left[node] < 0:
             return
         f, thr = t.feature[node], t.threshold[node]
         left_hi = hi.copy()
@@ -98,28 +100,6 @@ def test_hist_rules_are_the_leaf_paths_of_the_boosted_trees(cancer, multiclass):
         assert cands.accuracy[r] == pytest.approx(counts.max() / counts.sum())
 
 
-def _node_paths(tree, n_features):
-    """Reference: the conditions of every node's path but the root's, recursively."""
-    t = tree.tree_
-    out = []
-
-    def walk(node, lo, hi):
-        if node:
-            out.append((lo.copy(), hi.copy()))
-        if t.children_left[node] < 0:
-            return
-        f, thr = t.feature[node], t.threshold[node]
-        left_hi = hi.copy()
-        left_hi[f] = min(hi[f], thr)
-        walk(t.children_left[node], lo, left_hi)
-        right_lo = lo.copy()
-        right_lo[f] = max(lo[f], thr)
-        walk(t.children_right[node], right_lo, hi)
-
-    walk(0, np.full(n_features, -np.inf), np.full(n_features, np.inf))
-    return out
-
-
 @pytest.mark.parametrize("miner", ["gbdt", "rf"])
 def test_all_nodes_give_every_path_but_the_roots(cancer, miner):
     """nodes="all": the rules are the paths to every node but the roots (an inner node's
@@ -133,7 +113,8 @@ def test_all_nodes_give_every_path_but_the_roots(cancer, miner):
     from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
     cls = GradientBoostingClassifier if miner == "gbdt" else RandomForestClassifier
     model = cls(n_estimators=8, max_depth=3, random_state=0).fit(X, y)
-    paths = [p for tree in np.ravel(model.estimators_) for p in _node_paths(tree, X.shape[1])]
+    paths = [(lo, hi) for tree in np.ravel(model.estimators_)
+             for _, lo, hi in _path_conditions(tree, X.shape[1], every_node=True)]
     lo, hi = np.array([p[0] for p in paths]), np.array([p[1] for p in paths])
     _shorten_bounds(lo, hi, X)
     want = {tuple(np.r_[a, b]) for a, b in zip(lo, hi, strict=True)}
