@@ -574,7 +574,7 @@ def _leaf_intervals(trees, n_features):
 def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rate=0.1,
                random_state=None, feature_names=None, indicators=None,
                sample_weight=None, nodes="leaves") -> Candidates:
-    """Mine leaf rules from a tree ensemble fitted to ``(X, y)``.
+    """Mine the leaf (or node) rules of a tree ensemble fitted to ``(X, y)``.
 
     Parameters
     ----------

@@ -489,8 +489,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         roots, so that a candidate with fewer conditions (an inner node's path) stands
         beside the more specific ones of its leaves.  Measured with GRA on 162 sets
         (``docs/benchmarks.md``, "Candidates from every tree node"), ``"all"`` gave
-        rules of a fifth to two fifths fewer literals at the same test accuracy within
-        its standard error, but lost accuracy where narrow rules separate the classes
+        rules of a fifth to two fifths fewer literals, test accuracy moving by less than
+        two standard errors, but lost accuracy where narrow rules separate the classes
         (MASS/biopsy 0.956 -> 0.922).
     backend : str, default="auto"
         Backend of the exact method.
