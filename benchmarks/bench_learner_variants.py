@@ -407,9 +407,8 @@ def write(rows: list[dict], method: str, argv: list[str], out: Path | None = Non
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--method", choices=("imli", "imlib", "imlib-paper", "cdpr",
-                                                   "cdpr-exact"),
-                        required=True)
+    parser.add_argument("--method", required=True,
+                        choices=("imli", "imlib", "imlib-paper", "cdpr", "cdpr-exact"))
     parser.add_argument("--variants", default="default,no-phases")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--seeds", default=None,

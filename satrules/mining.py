@@ -651,10 +651,8 @@ def mine_rules(X, y, *, miner="gbdt", n_estimators=50, max_depth=3, learning_rat
     n_classes = len(classes)
     if miner == "hist" or nodes == "all":   # the rules' covers and counts from their
         size = np.concatenate([t[4] for t in trees])   # intervals (hist has no apply())
-        chosen = is_leaf.copy()
-        if nodes == "all":   # every node but a root that splits (its rule is empty)
-            chosen[:] = True
-            chosen[offsets[:-1]] = is_leaf[offsets[:-1]]
+        chosen = is_leaf | (nodes == "all")   # all: every node but a root that splits
+        chosen[offsets[:-1]] = is_leaf[offsets[:-1]]   # (a root's rule is empty)
         return _interval_candidates(lo, hi, np.flatnonzero(chosen & (size > 0)), X_raw,
                                     y_index, sw, classes, feature_names, indicators)
     # leaf of every sample in every tree, as global node ids (tree order = estimators_ ravel order)
