@@ -84,6 +84,12 @@ Variants (``--variants``, comma-separated names):
 ``nodes-all``          ``--method cdpr`` or ``cdpr-exact``: ``nodes="all"``, a candidate
                        rule for every tree node but the roots, not only for the leaves
 ``nodes-leaves``       ``nodes="leaves"``: the paper's candidates, the leaves' rules
+``held-out-z1``        ``--method cdpr`` or ``cdpr-exact``: the held-out null test (on the
+                       cross-validation's out-of-fold predictions) at z = 1 (a one-sided
+                       p-value of at most 0.159) instead of ``significance`` (2); the
+                       training-row test stays at 2
+``held-out-z0``        the same at z = 0: the out-of-fold predictions need only fix at
+                       least as many rows as they break
 
 Usage::
 
@@ -169,6 +175,8 @@ VARIANTS = {
     "gamma-cv": {"_gammas": (2, 3, 5, 10)},
     "nodes-all": {"nodes": "all"},
     "nodes-leaves": {"nodes": "leaves"},
+    "held-out-z1": {"_held_z": 1.0},
+    "held-out-z0": {"_held_z": 0.0},
 }
 
 
@@ -183,7 +191,10 @@ def _estimator(method: str, seed: int, params: dict):
         if gammas is not None:
             return _GammaCV([CDPRClassifier(random_state=seed, gamma=g, **params)
                              for g in gammas])
-        return CDPRClassifier(random_state=seed, **params)
+        held_z = params.pop("_held_z", None)
+        cls = CDPRClassifier if held_z is None else type(
+            "CDPRVariant", (CDPRClassifier,), {"_held_out_significance": held_z})
+        return cls(random_state=seed, **params)
     replace = params.pop("_replace", True)
     from_empty = params.pop("_from_empty", False)
     prune = params.pop("_prune", False)

@@ -183,3 +183,27 @@ def test_rules_that_fail_on_held_out_rows_are_turned_down():
     assert "on the rows held out in a cross-validation" in rules_text(clf)
     kept = CDPRClassifier(alpha="cv", null_test=False, **params).fit(X, y)
     assert kept.null_test_ is None and len(kept.rules_) > 0
+
+
+def test_held_out_level_moves_only_the_held_out_verdict():
+    """``_held_out_significance`` (an experiment hook) sets the held-out test's level
+    alone: the same folds give the same counts, and the verdict follows
+    :func:`~satrules.estimators._polish.significant` at that level, with the
+    training-row test unchanged."""
+    from satrules.estimators._polish import significant
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.where(rng.random(300) < 0.62, "no", "yes")
+    params = dict(gamma=6, n_estimators=10, max_depth=3, random_state=0, miner="gbdt")
+    default = CDPRClassifier(alpha="cv", **params).fit(X, y)
+    lenient = type("Lenient", (CDPRClassifier,), {"_held_out_significance": 0.0})(
+        alpha="cv", **params).fit(X, y)
+    held, again = default.null_test_["held_out"], lenient.null_test_["held_out"]
+    assert (held["fixed"], held["broken"]) == (again["fixed"], again["broken"])
+    assert held["fixed"] > held["broken"]   # so z = 0 passes where z = 2 does not
+    assert not held["passed"] and again["passed"]
+    assert again["passed"] == bool(significant(again["fixed"], again["broken"], 0.0))
+    assert default.null_test_["training_passed"] == lenient.null_test_["training_passed"]
+    assert lenient.null_test_["passed"] and len(lenient.rules_) > 0
+    assert lenient.alpha_ == default.alpha_
