@@ -12,7 +12,8 @@ held out in the cross-validation (``null_test_["held_out"]``; there is none when
 kept rule set is a false positive.  ``--held-out-levels`` adds, for each level z given,
 the fits that would keep rules with the held-out test at z instead of ``significance``
 (the training-row test unchanged): the held-out counts do not depend on the level, so
-they are read from the same fits.
+they are read from the same fits.  ``--cv-folds`` sets the folds of the
+cross-validation (an experiment hook, ``CDPRClassifier._cv_folds``; 3 by default).
 
 Usage::
 
@@ -47,13 +48,15 @@ def noise(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-def fit_one(seed: int, alpha, miner: str) -> dict:
+def fit_one(seed: int, alpha, miner: str, cv_folds: int | None = None) -> dict:
     from satrules import CDPRClassifier
 
     X, y = noise(seed)
+    cls = CDPRClassifier if cv_folds is None else type(
+        "CDPRFolds", (CDPRClassifier,), {"_cv_folds": cv_folds})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = CDPRClassifier(alpha=alpha, miner=miner, random_state=seed).fit(X, y)
+        est = cls(alpha=alpha, miner=miner, random_state=seed).fit(X, y)
     test = est.null_test_
     held = test.get("held_out")
     return {"seed": seed, "alpha": alpha, "miner": miner, "alpha_used": est.alpha_,
@@ -102,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alphas", default="cv,0.7",
                         help="comma-separated: numbers, or cv")
     parser.add_argument("--miners", default="hist,gbdt")
+    parser.add_argument("--cv-folds", type=int, default=None,
+                        help="folds of the cross-validation (default: the estimator's)")
     parser.add_argument("--held-out-levels", default="",
                         help="comma-separated z levels of the held-out test to count "
                              "the kept rules at as well")
@@ -109,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="results/<out>.md and .csv (or a path without suffix)")
     args = parser.parse_args(argv)
     alphas = [a if a == "cv" else float(a) for a in args.alphas.split(",")]
-    rows = [fit_one(seed, alpha, miner) for alpha in alphas
+    rows = [fit_one(seed, alpha, miner, args.cv_folds) for alpha in alphas
             for miner in args.miners.split(",") for seed in range(args.n)]
     out = RESULTS / args.out
     write_csv(out.with_suffix(".csv"), rows, list(rows[0]))

@@ -667,6 +667,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
     #: the held-out null test's level as a z value, None for ``significance`` (an
     #: experiment measured by benchmarks/bench_learner_variants.py)
     _held_out_significance = None
+    #: the folds of the cross-validation (``alpha="cv"`` and the held-out null test)
+    _cv_folds = CV_FOLDS
 
     def __init__(self, alpha="cv", beta=0.6, gamma=10, delta=4, method="gra",
                  selection="static", lam=1.0, rho=0.1, miner="hist", n_estimators=50,
@@ -858,13 +860,14 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             return fallback, None, None
         fold_seed = int(rng.randint(2**31 - 1))
         if len(y_index) > CV_MAX_ROWS:   # a sample of the rows, every class kept
-            rows = _class_sample(y_index, CV_MAX_ROWS, CV_FOLDS, rng)
+            rows = _class_sample(y_index, CV_MAX_ROWS, self._cv_folds, rng)
             encoded, y_index = encoded[rows], y_index[rows]
             raw = None if raw is None else raw[rows]
             weights = None if weights is None else weights[rows]
             counts = np.bincount(y_index)
             smallest = int(counts[counts > 0].min())
-        folds = StratifiedKFold(min(CV_FOLDS, smallest), shuffle=True, random_state=fold_seed)
+        folds = StratifiedKFold(min(self._cv_folds, smallest), shuffle=True,
+                                random_state=fold_seed)
         w = np.ones(len(y_index)) if weights is None else weights
         labels = self.classes_[y_index]
         out_of_fold = {alpha: labels.copy() for alpha in grid}

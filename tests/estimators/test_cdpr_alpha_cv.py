@@ -31,12 +31,16 @@ def seeded_after_one_draw(seed: int) -> np.random.RandomState:
     return rng
 
 
-@pytest.mark.parametrize("method", ["gra", "local"])
-def test_cv_scores_are_held_out_accuracies_of_fixed_alpha_fits(method):
+@pytest.mark.parametrize("method, n_folds", [("gra", 3), ("local", 3), ("gra", 5)])
+def test_cv_scores_are_held_out_accuracies_of_fixed_alpha_fits(method, n_folds):
+    """The scores and the held-out counts, recomputed from fixed-alpha fits on the folds
+    (5 folds: the ``_cv_folds`` experiment hook)."""
     X, y = wine()
-    clf = CDPRClassifier(alpha="cv", method=method, random_state=3, **SMALL).fit(X, y)
+    cls = CDPRClassifier if n_folds == CDPRClassifier._cv_folds else type(
+        "Folds", (CDPRClassifier,), {"_cv_folds": n_folds})
+    clf = cls(alpha="cv", method=method, random_state=3, **SMALL).fit(X, y)
     fold_seed = np.random.RandomState(3).randint(2**31 - 1)
-    folds = StratifiedKFold(3, shuffle=True, random_state=int(fold_seed))
+    folds = StratifiedKFold(n_folds, shuffle=True, random_state=int(fold_seed))
     right = dict.fromkeys(ALPHA_GRID, 0)
     out_of_fold = {alpha: np.empty_like(y) for alpha in ALPHA_GRID}
     constant = np.empty_like(y)
@@ -44,7 +48,7 @@ def test_cv_scores_are_held_out_accuracies_of_fixed_alpha_fits(method):
         constant[test] = np.bincount(y[train]).argmax()
         for alpha in ALPHA_GRID:
             fold = CDPRClassifier(alpha=alpha, method=method, random_state=seeded_after_one_draw(3),
-                                  **SMALL).fit(X[train], y[train])
+                                  null_test=False, **SMALL).fit(X[train], y[train])
             out_of_fold[alpha][test] = fold.predict(X[test])
             right[alpha] += int((fold.predict(X[test]) == y[test]).sum())
     assert clf.alpha_cv_ == pytest.approx({a: right[a] / len(y) for a in ALPHA_GRID}, abs=1e-12)
