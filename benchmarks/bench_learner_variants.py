@@ -200,9 +200,8 @@ def _estimator(method: str, seed: int, params: dict):
                              for g in gammas])
         hooks = {"_held_out_significance": params.pop("_held_z", None),
                  "_cv_folds": params.pop("_cv_folds", CDPRClassifier._cv_folds)}
-        cls = CDPRClassifier if hooks == {"_held_out_significance": None,
-                                          "_cv_folds": CDPRClassifier._cv_folds} else \
-            type("CDPRVariant", (CDPRClassifier,), hooks)
+        changed = any(getattr(CDPRClassifier, k) != v for k, v in hooks.items())
+        cls = type("CDPRVariant", (CDPRClassifier,), hooks) if changed else CDPRClassifier
         return cls(random_state=seed, **params)
     replace = params.pop("_replace", True)
     from_empty = params.pop("_from_empty", False)
