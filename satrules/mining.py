@@ -398,7 +398,26 @@ class Candidates:
     def __len__(self) -> int:
         return self.lo.shape[0]
 
-    def __getitem__(self, index: int) -> MinedRule:
+    def __getitem__(self, index: int | slice) -> MinedRule | Candidates:
+        """The rule at ``index`` (an int, negative from the end), or for a slice the
+        candidates it takes (:meth:`subset`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+        >>> cands = mine_rules(X, np.array([0, 0, 1, 1]), miner="gbdt", n_estimators=1,
+        ...                    max_depth=1, random_state=0)
+        >>> print(cands[-1])
+        IF x0 > 1 THEN 1
+        >>> len(cands[:1]), len(cands[5:])
+        (1, 0)
+        """
+        if isinstance(index, slice):
+            return self.subset(np.arange(len(self))[index])
+        if not isinstance(index, (int, np.integer)) or isinstance(index, (bool, np.bool_)):
+            raise TypeError(f"candidates are indexed by an int or a slice, got "
+                            f"{type(index).__name__}; use subset() for arrays of indices")
         constrained = np.flatnonzero(np.isfinite(self.lo[index]) | np.isfinite(self.hi[index]))
         conditions = tuple((int(f), float(self.lo[index, f]), float(self.hi[index, f]))
                            for f in constrained)

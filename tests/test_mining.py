@@ -442,3 +442,23 @@ def test_several_exclusions_of_one_column_print_as_one_set():
         "s not in {CA, NY} AND age > 3 AND s is not missing AND t != a"
     assert text((0, *ne), (1, 3.0, np.inf)) == "s != NY AND age > 3"
     assert text((0, *ne), (2, *ne), (5, *eq)) == "s = TX"
+
+
+def test_candidates_index_by_int_or_slice():
+    """``rules_[:3]`` on a fitted CDPR model gives the first three rules as candidates,
+    an int gives one rule (negative from the end), and anything else a TypeError that
+    names what indexes them."""
+    X, y = load_breast_cancer(return_X_y=True)
+    cands = mine_rules(X, y, miner="gbdt", n_estimators=3, max_depth=2, random_state=0)
+    first = cands[:3]
+    assert isinstance(first, Candidates) and len(first) == 3
+    assert [str(r) for r in first] == [str(cands[i]) for i in range(3)]
+    assert str(cands[-1]) == str(cands[len(cands) - 1])
+    assert str(cands[np.int64(1)]) == str(cands[1])
+    assert len(cands[::2]) == (len(cands) + 1) // 2 and len(cands[len(cands):]) == 0
+    with pytest.raises(IndexError):
+        cands[len(cands)]
+    with pytest.raises(TypeError, match="an int or a slice"):
+        cands[np.array([0, 1])]
+    with pytest.raises(TypeError, match="an int or a slice"):
+        cands[True]

@@ -600,7 +600,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         Whether the fit weighed its rows (``class_weight`` or ``sample_weight`` not all
         equal).
     rules_ : satrules.mining.Candidates
-        Selected rules in pick order; ``print(clf.rules_)`` shows them as IF-THEN text.
+        Selected rules in pick order; ``print(clf.rules_)`` shows them as IF-THEN text,
+        ``clf.rules_[0]`` is the first rule and ``clf.rules_[:3]`` the first three.
     default_ : label
         The class given to uncovered samples (to every sample when the null test turned
         the selection down).
