@@ -95,6 +95,11 @@ Variants (``--variants``, comma-separated names):
                        in 5 folds instead of 3 (each fold's rules mined on 4/5 of the
                        rows, closer to the final fit's)
 ``cv-folds-10``        the same with 10 folds
+``int-codes``          every numeric column of whole numbers with 10-50 distinct values
+                       (an industry or region code, but also a count or a score) is
+                       given to the learner as a pandas category, so that the labels may
+                       group its levels (``categories="grouped"``) instead of the
+                       thresholds cutting it; the same columns on the test rows
 
 Usage::
 
@@ -184,6 +189,7 @@ VARIANTS = {
     "held-out-z0": {"_held_z": 0.0},
     "cv-folds-5": {"_cv_folds": 5},
     "cv-folds-10": {"_cv_folds": 10},
+    "int-codes": {"_int_codes": (10, 50)},
 }
 
 
@@ -221,6 +227,32 @@ def _estimator(method: str, seed: int, params: dict):
     return cls(random_state=seed, **params)
 
 
+def integer_codes_as_categories(X, low: int, high: int):
+    """``X`` (a DataFrame) with every numeric column of whole numbers with ``low`` to
+    ``high`` distinct values (missing values aside) as a pandas category (variant
+    ``int-codes``); other inputs as they are.
+
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"code": [1, 5, 9, 2] * 3, "size": [0.5, 1.5, 2.5, 3.5] * 3})
+    >>> integer_codes_as_categories(X, 3, 50).dtypes.astype(str).tolist()
+    ['category', 'float64']
+    """
+    import pandas as pd
+
+    if not isinstance(X, pd.DataFrame):
+        return X
+    X = X.copy()
+    for name in X.columns:
+        col = X[name]
+        if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+            continue
+        values = col.dropna().to_numpy(dtype=float)
+        if len(values) and np.array_equal(values, np.round(values)) and \
+                low <= len(np.unique(values)) <= high:
+            X[name] = col.astype("category")
+    return X
+
+
 def _half_tree_cuts(tree_cuts):
     """``tree_cuts`` on a fixed stratified half of the rows (variant ``tree-cuts-half``)."""
     def half(values, distinct, y, n_thresholds):
@@ -241,11 +273,15 @@ def run(job: tuple) -> dict:
 
     method, variant, dataset, seed = job
     X, y = load_smoke(dataset) if "/" in dataset else load(dataset)
+    codes = VARIANTS[variant].get("_int_codes")
+    if codes is not None:
+        X = integer_codes_as_categories(X, *codes)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, stratify=y,
                                                         random_state=seed)
     import satrules.binarize as binarize
 
     params = dict(VARIANTS[variant])
+    params.pop("_int_codes", None)
     leaf, rows, cuts = binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts
     binarize.TREE_MIN_LEAF = params.pop("_tree_leaf", leaf)
     binarize.TREE_MIN_ROWS = params.pop("_tree_rows", rows)
