@@ -272,16 +272,15 @@ def run(job: tuple) -> dict:
     from sklearn.model_selection import train_test_split
 
     method, variant, dataset, seed = job
+    params = dict(VARIANTS[variant])
+    codes = params.pop("_int_codes", None)
     X, y = load_smoke(dataset) if "/" in dataset else load(dataset)
-    codes = VARIANTS[variant].get("_int_codes")
     if codes is not None:
         X = integer_codes_as_categories(X, *codes)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, stratify=y,
                                                         random_state=seed)
     import satrules.binarize as binarize
 
-    params = dict(VARIANTS[variant])
-    params.pop("_int_codes", None)
     leaf, rows, cuts = binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts
     binarize.TREE_MIN_LEAF = params.pop("_tree_leaf", leaf)
     binarize.TREE_MIN_ROWS = params.pop("_tree_rows", rows)

@@ -445,9 +445,9 @@ def test_several_exclusions_of_one_column_print_as_one_set():
 
 
 def test_candidates_index_by_int_or_slice():
-    """``rules_[:3]`` on a fitted CDPR model gives the first three rules as candidates,
-    an int gives one rule (negative from the end), and anything else a TypeError that
-    names what indexes them."""
+    """Candidates (a CDPR model's ``rules_``) sliced give candidates (``rules_[:3]``: the
+    first three), an int gives one rule (negative from the end), and anything else a
+    TypeError that names what indexes them."""
     X, y = load_breast_cancer(return_X_y=True)
     cands = mine_rules(X, y, miner="gbdt", n_estimators=3, max_depth=2, random_state=0)
     first = cands[:3]
