@@ -100,6 +100,9 @@ Variants (``--variants``, comma-separated names):
                        given to the learner as a pandas category, so that the labels may
                        group its levels (``categories="grouped"``) instead of the
                        thresholds cutting it; the same columns on the test rows
+``int-codes-both``     the same columns kept as numbers too: each is followed by a copy
+                       ``<name> (code)`` as a category, so that the learner may choose
+                       thresholds, grouped levels or both
 
 Usage::
 
@@ -190,6 +193,7 @@ VARIANTS = {
     "cv-folds-5": {"_cv_folds": 5},
     "cv-folds-10": {"_cv_folds": 10},
     "int-codes": {"_int_codes": (10, 50)},
+    "int-codes-both": {"_int_codes": (10, 50, True)},
 }
 
 
@@ -227,15 +231,18 @@ def _estimator(method: str, seed: int, params: dict):
     return cls(random_state=seed, **params)
 
 
-def integer_codes_as_categories(X, low: int, high: int):
+def integer_codes_as_categories(X, low: int, high: int, both: bool = False):
     """``X`` (a DataFrame) with every numeric column of whole numbers with ``low`` to
     ``high`` distinct values (missing values aside) as a pandas category (variant
-    ``int-codes``); other inputs as they are.
+    ``int-codes``), or with ``both`` kept as it is and followed by a copy as a category
+    named ``<name> (code)`` (variant ``int-codes-both``); other inputs as they are.
 
     >>> import pandas as pd
     >>> X = pd.DataFrame({"code": [1, 5, 9, 2] * 3, "size": [0.5, 1.5, 2.5, 3.5] * 3})
     >>> integer_codes_as_categories(X, 3, 50).dtypes.astype(str).tolist()
     ['category', 'float64']
+    >>> integer_codes_as_categories(X, 3, 50, both=True).columns.tolist()
+    ['code', 'size', 'code (code)']
     """
     import pandas as pd
 
@@ -249,7 +256,7 @@ def integer_codes_as_categories(X, low: int, high: int):
         values = col.dropna().to_numpy(dtype=float)
         if len(values) and np.array_equal(values, np.round(values)) and \
                 low <= len(np.unique(values)) <= high:
-            X[name] = col.astype("category")
+            X[f"{name} (code)" if both else name] = col.astype("category")
     return X
 
 
