@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from satrules.commands.learn import CDPR_LIMIT_FLAGS, CDPR_MINING_FLAGS, tagged
+
 #: Layout file schema (versioned like rule-set files).
 LAYOUT_SCHEMA = "satrules.layout"
 LAYOUT_VERSION = 1
@@ -40,17 +42,7 @@ _FLAGS = [
     ("--alpha", "alpha", None,
      "minimum candidate accuracy (cdprl): a number, or cv (the default) to choose it as "
      "--method cdpr-exact chooses it, by cross-validation"),
-    ("--beta", "beta", float, "maximum overlap rate (cdprl)"),
-    ("--gamma", "gamma", int, "maximum number of rules (cdprl)"),
-    ("--delta", "delta", int, "maximum rule width (cdprl)"),
-    ("--n-estimators", "n_estimators", int, "trees mined for candidates (cdprl)"),
-    ("--max-depth", "max_depth", int, "depth of the mined trees (cdprl)"),
-    ("--nodes", "nodes", str,
-     "leaves (default: a candidate per leaf, as the paper) or all (a candidate per node but "
-     "the roots, so that shorter rules stand beside their leaves') (cdprl)"),
-    ("--miner", "miner", str,
-     "hist (default: boosting on binned features), gbdt (exact splits, the paper's) or rf: "
-     "the trees mined (cdprl)"),
+    *tagged(CDPR_LIMIT_FLAGS + CDPR_MINING_FLAGS, "cdprl"),
     ("--null-test", "null_test", None,
      "True (default) or False: keep the decoded rules only if they beat the constant "
      "default class on the training rows and on rows held out in a cross-validation "

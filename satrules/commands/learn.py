@@ -86,6 +86,36 @@ def bool_value(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
 
 
+#: CDPR flags that ``satrules learn`` and ``satrules encode`` share, as (flag, parameter,
+#: type, help); each command tags the help with its name for the method
+#: (:func:`tagged`).  The limits on the chosen rules:
+CDPR_LIMIT_FLAGS: list[tuple[str, str, Any, str]] = [
+    ("--beta", "beta", float, "maximum overlap rate"),
+    ("--gamma", "gamma", int, "maximum number of rules"),
+    ("--delta", "delta", int, "maximum rule width"),
+]
+#: and the mining of the candidate rules.
+CDPR_MINING_FLAGS: list[tuple[str, str, Any, str]] = [
+    ("--n-estimators", "n_estimators", int, "trees mined for candidates"),
+    ("--max-depth", "max_depth", int, "depth of the mined trees"),
+    ("--nodes", "nodes", str,
+     "leaves (default: a candidate per leaf, as the paper) or all (a candidate per node but "
+     "the roots, so that shorter rules stand beside their leaves')"),
+    ("--miner", "miner", str,
+     "hist (default: boosting on binned features), gbdt (exact splits, the paper's) or rf: "
+     "the trees mined"),
+]
+
+
+def tagged(flags: list[tuple[str, str, Any, str]], tag: str) -> list[tuple[str, str, Any, str]]:
+    """``flags`` with ``(tag)`` after each help text.
+
+    >>> tagged([("--gamma", "gamma", int, "maximum number of rules")], "CDPR")[0][3]
+    'maximum number of rules (CDPR)'
+    """
+    return [(flag, dest, kind, f"{text} ({tag})") for flag, dest, kind, text in flags]
+
+
 _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--n-rules", "n_rules", int, "number of rules k (IMLI, IMLIB)"),
     ("--extra-rules", "extra_rules", int,
@@ -118,18 +148,9 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--alpha", "alpha", alpha_value,
      "minimum rule accuracy (CDPR): a number, cv (the default) to choose it among "
      "0.6-0.9 by cross-validation on the training rows, or 0.7,0.8,0.9 among those values"),
-    ("--beta", "beta", float, "maximum overlap rate (CDPR)"),
-    ("--gamma", "gamma", int, "maximum number of rules (CDPR)"),
-    ("--delta", "delta", int, "maximum rule width (CDPR)"),
+    *tagged(CDPR_LIMIT_FLAGS, "CDPR"),
     ("--lam", "lam", float, "GDY overlap weight lambda (CDPR)"),
-    ("--n-estimators", "n_estimators", int, "trees mined for candidates (CDPR)"),
-    ("--max-depth", "max_depth", int, "depth of the mined trees (CDPR)"),
-    ("--nodes", "nodes", str,
-     "leaves (default: a candidate per leaf, as the paper) or all (a candidate per node but "
-     "the roots, so that shorter rules stand beside their leaves') (CDPR)"),
-    ("--miner", "miner", str,
-     "hist (default: boosting on binned features), gbdt (exact splits, the paper's) or rf: "
-     "the trees mined (CDPR)"),
+    *tagged(CDPR_MINING_FLAGS, "CDPR"),
     ("--backend", "backend", str, "solver backend (see `satrules backends`; default auto)"),
     ("--time-limit", "time_limit", float,
      "seconds for the whole fit (default: none, so results do not depend on machine speed)"),
