@@ -478,6 +478,56 @@ def comma_decimal_example(values, text: bool = False) -> str | None:
     return example
 
 
+def missing_code(distinct: np.ndarray) -> tuple[float, float, float] | None:
+    """The number among the sorted ``distinct`` values of a numeric column that looks
+    like a code for a missing value, as ``(code, lowest other, highest other)``, or None.
+
+    A code is written with nines only (``99``, ``999``, ``-999``, ``9999``; at least two
+    digits), lies beyond every other value and is set well apart from them: its distance
+    to the nearest is at least half their range and a tenth of the code itself, with at
+    least two other distinct values.  Survey and statistics exports write a missing
+    value so (Ecdat/PatentsHGH's industry codes 1-21 and ``-999``), and a learner would
+    read it as a number: a rule ``x > 510`` that means "x is missing".
+
+    >>> missing_code(np.array([-999.0, 1.0, 2.0, 21.0]))
+    (-999.0, 1.0, 21.0)
+    >>> missing_code(np.array([92.0, 93.0, 94.0, 95.0, 99.0])) is None   # the year '99
+    True
+    >>> missing_code(np.array([20.0, 45.0, 85.0, 99.0])) is None   # an age of 99
+    True
+    """
+    if len(distinct) < 3:
+        return None
+    for code, others, gap in ((distinct[0], distinct[1:], distinct[1] - distinct[0]),
+                              (distinct[-1], distinct[:-1], distinct[-1] - distinct[-2])):
+        digits = f"{abs(code):.0f}" if code == round(code) else ""
+        if len(digits) >= 2 and set(digits) == {"9"}:
+            span = max(others[-1] - others[0], 1.0)
+            if gap >= max(span / 2, abs(code) / 10):
+                return float(code), float(others[0]), float(others[-1])
+    return None
+
+
+def warn_missing_codes(found: dict[str, tuple], stacklevel: int = 2) -> None:
+    """Warn about numeric features with a value that looks like a missing-value code
+    (``found``: name -> :func:`missing_code`'s answer and its count of rows); nothing
+    when there are none."""
+    if found:
+        def number(value: float) -> str:
+            return f"{value:.0f}" if value == round(value) else f"{value:g}"
+
+        codes = list(dict.fromkeys(number(item[0]) for item in found.values()))
+        warnings.warn(
+            "numeric feature(s) with a value that looks like a code for a missing value, "
+            "read as a number: " + "; ".join(
+                f"{name!r} has {count} row(s) of {number(code)}, far from its other values "
+                f"({number(low)} to {number(high)})"
+                for name, (code, low, high, count) in found.items()) +
+            "; if it codes a missing value, replace it by NaN (for a CSV: "
+            f"pandas.read_csv(..., na_values={codes}))",
+            UserWarning, stacklevel=stacklevel + 1)
+
+
 def _check_finite(numeric: np.ndarray, name: str) -> None:
     if np.isinf(numeric).any():
         raise ValueError(f"infinity (inf) in feature {name!r}; remove or clip it")
@@ -1413,6 +1463,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         self.feature_kinds_: dict[str, str] = {}
         self.dropped_features_: dict[str, str] = {}
         self._comma_categories: dict[str, str] = {}   # numbers written with decimal commas
+        self._missing_codes: dict[str, tuple] = {}   # numbers such as -999 (missing_code)
         grouped = {}
         for f, (col, name) in enumerate(zip(cols, names, strict=True)):
             col, miss = self._clean(col, name)
@@ -1444,6 +1495,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             self.feature_kinds_[name] = "grouped" if kind == GROUPED_CLASSES else kind
             self.conditions_.extend(self._feature_conditions(f, name, kind, values, with_missing))
         warn_comma_categories(self._comma_categories, stacklevel=2)
+        warn_missing_codes(self._missing_codes, stacklevel=2)
         if self.dropped_features_:
             warnings.warn(
                 "dropped ID-like column(s) (set max_levels=None to keep them): " +
@@ -1530,6 +1582,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return kind, (unit, cuts), has_missing or len(distinct) <= 1
         if len(distinct) == 2 and not has_missing:
             return "binary", distinct[1].item(), False
+        code = missing_code(distinct)
+        if code is not None:
+            self._missing_codes[name] = (*code, int(np.count_nonzero(numeric == code[0])))
         if len(distinct) <= 1:  # one number plus missing: the missing column alone
             return "ordinal", np.zeros(0), True
         return "ordinal", _thresholds(numeric, self.n_thresholds_, y, self.thresholds,

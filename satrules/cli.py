@@ -82,11 +82,14 @@ def _terminate_like_interrupt() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _plain_warnings(command: str):
-    """Show warnings as ``satrules CMD: warning: ...`` lines, not as library source lines."""
+    """Show warnings as ``satrules CMD: warning: ...`` lines, not as library source lines,
+    with their advice for pandas users given as this command line's options
+    (:func:`_command_line_hint`)."""
     original = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
-        print(f"satrules {command}: warning: {message}", file=file or sys.stderr)
+        print(f"satrules {command}: warning: {_command_line_hint(str(message))}",
+              file=file or sys.stderr)
 
     warnings.showwarning = show
     try:

@@ -295,6 +295,75 @@ def test_numbers_with_decimal_commas_are_named_with_the_way_to_read_them(est):
     assert "'grouped' (such as" not in text and "'pair' (such as" not in text
 
 
+def coded_missing(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """Industry codes 1-21 with -999 for a missing one, ages up to 99 and years 92-95 and
+    99: only the -999 is a missing-value code."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"sic": rng.choice([1, 3, 4, 11, 14, 17, 21], n),
+                      "age": rng.integers(20, 100, n),
+                      "year": rng.choice([92, 93, 94, 95, 99], n)})
+    X.loc[rng.random(n) < 0.15, "sic"] = -999
+    return X, np.isin(X["sic"], [3, 4, 11, 14, 17]).astype(int)
+
+
+@pytest.mark.parametrize("est", [ThresholdBinarizer(), *estimators()],
+                         ids=lambda e: type(e).__name__)
+def test_a_number_that_codes_a_missing_value_is_named(est):
+    """-999 among codes 1-21 draws a warning that names the column, the count and the way
+    to read it as missing; an age of 99 or the year '99 does not, nor does the same
+    column with NaN for -999."""
+    X, y = coded_missing()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clone(est).fit(X, y)
+    text = " ".join(str(w.message) for w in caught)
+    count = int((X["sic"] == -999).sum())
+    assert (f"value that looks like a code for a missing value, read as a number: 'sic' "
+            f"has {count} row(s) of -999, far from its other values (1 to 21); if it codes "
+            "a missing value, replace it by NaN (for a CSV: pandas.read_csv(..., "
+            "na_values=['-999']))") in text, text
+    assert "'age'" not in text and "'year'" not in text
+    X["sic"] = X["sic"].replace(-999, np.nan)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clone(est).fit(X, y)
+    assert not any("missing value, read as" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("values, found", [
+    ([-999, 1, 2, 21], (-999, 1, 21)),
+    ([-99, 1, 40, 168], (-99, 1, 168)),      # openintro/china: 100 below, range 167
+    ([0, 120, 350, 999], (999, 0, 350)),     # HistData/Quarrels: "never"
+    ([2.5, 7.25, 9.0, 9999.0], (9999, 2.5, 9)),
+    ([1, 2, 9], None),          # one digit: a survey's "don't know" is too often a value
+    ([1, 2, 999.5], None),      # not written with nines only
+    ([1, 999], None),           # a single other value: a two-valued column
+    ([-5, 99, 120], None),      # not beyond the other values
+    ([20, 45, 85, 99], None),   # 14 above the others: within half their range
+    ([92, 93, 94, 95, 99], None),   # 4 above the others: under a tenth of 99
+])
+def test_missing_code_rule(values, found):
+    from satrules.binarize import missing_code
+
+    assert missing_code(np.unique(np.asarray(values, dtype=float))) == found
+
+
+def test_cli_names_the_option_that_reads_a_code_as_missing(tmp_path, capsys):
+    """In `satrules learn` the warning's advice is the command line's --na-values option,
+    which then reads the code as a missing value."""
+    from satrules.cli import main
+
+    X, y = coded_missing()
+    path = tmp_path / "codes.csv"
+    X.assign(sector=np.where(y == 1, "science", "other")).to_csv(path, index=False)
+    assert main(["learn", str(path), "--target", "sector", "--method", "imli"]) == 0
+    err = capsys.readouterr().err
+    assert "'sic' has" in err and "(here: --na-values -999)" in err, err
+    assert main(["learn", str(path), "--target", "sector", "--method", "imli",
+                 "--na-values", "-999"]) == 0
+    assert "missing value, read as" not in capsys.readouterr().err
+
+
 def test_mostly_text_column_stays_categorical():
     """A string column where under 90 % of the values parse as numbers is categorical."""
     X = pd.DataFrame({"code": ["1", "2", "x", "y", "z", "1"], "v": [1, 2, 3, 4, 5, 6]})

@@ -40,10 +40,12 @@ from satrules.binarize import (
     duration_values,
     inspect_column,
     level_rates,
+    missing_code,
     numeric_values,
     ordered_levels,
     quantity_values,
     warn_comma_categories,
+    warn_missing_codes,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._base import PROGRESS_DELAY
@@ -132,6 +134,7 @@ class _ColumnEncoder:
         self.date_orders = [None] * X.shape[1]   # dates in numbers: "mdy" or "dmy"
         self.duration_forms = [None] * X.shape[1]   # "hm": hours and minutes, 13:30
         commas = {}   # categorical columns of numbers written with decimal commas
+        codes = {}   # numeric columns with a number such as -999 (missing_code)
         for j in range(X.shape[1]):
             column = X[:, j]
             miss = missing_mask(column)
@@ -166,14 +169,19 @@ class _ColumnEncoder:
             else:
                 self._check_finite(numeric, j)
                 cats = None
-                if kind == "numeric" and not miss.any():
+                if kind == "numeric":
                     distinct = np.unique(numeric)
-                    if len(distinct) == 2:   # a dummy: the column "x = its higher value"
-                        kind, cats = "binary", np.array([level_key(distinct[1])])
+                    code = missing_code(distinct)
+                    if code is not None:
+                        codes[self.names[j]] = (
+                            *code, int(np.count_nonzero(numeric == code[0])))
+                    if len(distinct) == 2 and not miss.any():   # a dummy: the column
+                        kind, cats = "binary", np.array([level_key(distinct[1])])   # x = hi
             self.kinds.append(kind)
             self.categories.append(cats)
             self.nullable.append(kind in _NUMERIC_KINDS and bool(miss.any()))
         warn_comma_categories(commas, stacklevel=3)
+        warn_missing_codes(codes, stacklevel=3)
         if self.dropped:
             warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
                           + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
