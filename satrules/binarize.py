@@ -500,7 +500,7 @@ def missing_code(distinct: np.ndarray) -> tuple[float, float, float] | None:
         return None
     for code, others, gap in ((distinct[0], distinct[1:], distinct[1] - distinct[0]),
                               (distinct[-1], distinct[:-1], distinct[-1] - distinct[-2])):
-        digits = f"{abs(code):.0f}" if code == round(code) else ""
+        digits = f"{abs(code):.0f}" if code == np.round(code) else ""   # inf: "inf"
         if len(digits) >= 2 and set(digits) == {"9"}:
             span = max(others[-1] - others[0], 1.0)
             if gap >= max(span / 2, abs(code) / 10):

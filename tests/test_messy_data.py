@@ -338,6 +338,7 @@ def test_a_number_that_codes_a_missing_value_is_named(est):
     ([1, 2, 9], None),          # one digit: a survey's "don't know" is too often a value
     ([1, 2, 999.5], None),      # not written with nines only
     ([1, 999], None),           # a single other value: a two-valued column
+    ([1, 2, 99, np.inf], None),   # (fit refuses inf before it asks)
     ([-5, 99, 120], None),      # not beyond the other values
     ([20, 45, 85, 99], None),   # 14 above the others: within half their range
     ([92, 93, 94, 95, 99], None),   # 4 above the others: under a tenth of 99
