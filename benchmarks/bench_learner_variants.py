@@ -103,6 +103,10 @@ Variants (``--variants``, comma-separated names):
 ``int-codes-both``     the same columns kept as numbers too: each is followed by a copy
                        ``<name> (code)`` as a category, so that the learner may choose
                        thresholds, grouped levels or both
+``no-settle``          ``RuleSet.simplify`` leaves a negated threshold of a feature with
+                       missing values as it is where the rule settles its ``or x is
+                       missing`` (the behaviour before 2026-12-06: ``x <= 1 AND x <= 5``
+                       kept both bounds, and the objective counted both)
 
 Usage::
 
@@ -194,6 +198,7 @@ VARIANTS = {
     "cv-folds-10": {"_cv_folds": 10},
     "int-codes": {"_int_codes": (10, 50)},
     "int-codes-both": {"_int_codes": (10, 50, True)},
+    "no-settle": {"_no_settle": True},
 }
 
 
@@ -301,6 +306,10 @@ def run(job: tuple) -> dict:
         binarize._level_limit = lambda max_levels, n: (
             auto_levels(n) if max_levels == "auto" else level_limit(max_levels, n))
     orient = params.pop("_orient", None)
+    import satrules.rules as rules_module
+
+    settle = rules_module.SETTLE_MISSING
+    rules_module.SETTLE_MISSING = not params.pop("_no_settle", False)
     try:
         start = time.process_time()
         with warnings.catch_warnings():
@@ -315,6 +324,7 @@ def run(job: tuple) -> dict:
     finally:
         binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts = leaf, rows, cuts
         binarize.date_days, binarize._level_limit = days, level_limit
+        rules_module.SETTLE_MISSING = settle
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3),

@@ -52,6 +52,11 @@ __all__ = ["Condition", "Literal", "Rule", "RuleSet", "MISSING"]
 #: The category that stands for a missing value (``ThresholdBinarizer(missing="category")``).
 MISSING = "<missing>"
 
+#: :meth:`RuleSet.simplify` writes a negated threshold whose ``or x is missing`` the rule
+#: settles as the other side's column (:meth:`RuleSet._settle_missing`); False only to
+#: measure it (``benchmarks/bench_learner_variants.py``, variant ``no-settle``)
+SETTLE_MISSING = True
+
 _NEGATED_OP = {"<=": ">", ">": "<=", "==": "!="}
 _SHOWN_OP = {"<=": "<=", ">": ">", "==": "=", "!=": "!="}
 
@@ -1300,7 +1305,9 @@ class RuleSet:
     def simplify(self, remove_rules: bool = True) -> RuleSet:
         """Return a logically equivalent, smaller rule set (ALGORITHMS.md §2.7, §3.8).
 
-        Inside each rule: repeated literals are kept once; with conditions,
+        Inside each rule: repeated literals are kept once; with conditions, a
+        negated threshold of a feature with missing values whose ``or x is missing``
+        the rule settles is read as the other side's column (:meth:`_settle_missing`),
         only the tightest threshold per feature and direction is kept (in a
         DNF term the smallest ``<=`` and the largest ``>``; in a CNF clause the
         largest ``<=`` and the smallest ``>``) and one-hot literals implied by
@@ -1344,6 +1351,8 @@ class RuleSet:
     def _simplify_rule(self, rule: Rule) -> tuple[Rule, bool]:
         """Return (pruned rule, whether it is trivial: a false term / a true clause)."""
         lits = sorted(set(rule.literals), key=rule.literals.index)
+        if self.conditions is not None and SETTLE_MISSING:
+            lits = self._settle_missing(lits)
         chosen = set(lits)
         trivial = any(~lit in chosen for lit in lits)
         if self.conditions is not None:
@@ -1356,6 +1365,45 @@ class RuleSet:
                 chosen -= drop
                 trivial = trivial or empty
         return Rule(tuple(lit for lit in lits if lit in chosen)), trivial
+
+    def _settle_missing(self, lits: list[Literal]) -> list[Literal]:
+        """``lits`` with each threshold literal whose ``or x is missing`` the rule settles
+        written as the threshold column of the other side.
+
+        A threshold column of a feature with missing values is 0 on a missing value, so
+        its negation reads ``(x <= t or x is missing)``.  In a DNF term that also holds a
+        literal false on a missing ``x`` (a threshold column, ``x is not missing``), the
+        ``or x is missing`` never matters: ``NOT (x > t)`` is then the column ``x <= t``,
+        which the term's other bounds on ``x`` may imply (``x <= 1 AND x <= 5`` keeps
+        ``x <= 1``).  In a CNF clause with a literal true on a missing ``x``, dually, a
+        threshold column ``x <= t`` is ``NOT (x > t)``.  Equal on every row the
+        binarizer makes; a threshold without its other side's column stays as it is.
+        """
+        conds = self.conditions
+        dnf = self.kind == "dnf"
+
+        def threshold(cond: Condition) -> bool:
+            return cond.nullable and cond.op in ("<=", ">")
+
+        settled = {conds[lit.column].group for lit in lits
+                   if (threshold(conds[lit.column]) and lit.negated != dnf)
+                   or (conds[lit.column].is_missing_indicator and lit.negated == dnf)}
+        if not any(threshold(conds[lit.column]) and lit.negated == dnf
+                   and conds[lit.column].group in settled for lit in lits):
+            return lits
+        if getattr(self, "_other_sides", None) is None:   # (group, op, value) -> column
+            self._other_sides = {(c.group, c.op, c.value): j for j, c in enumerate(conds)
+                                 if threshold(c)}
+        out = []
+        for lit in lits:
+            cond = conds[lit.column]
+            if threshold(cond) and lit.negated == dnf and cond.group in settled:
+                other = self._other_sides.get(
+                    (cond.group, ">" if cond.op == "<=" else "<=", cond.value))
+                if other is not None:
+                    lit = Literal(other, not dnf)
+            out.append(lit)
+        return list(dict.fromkeys(out))
 
     def _prune_group(self, members: list[Literal], conjunctive: bool) -> tuple[set, bool]:
         """Prune the literals of one feature; return (dropped, rule is trivial)."""
@@ -1388,6 +1436,14 @@ class RuleSet:
                 pick = max if tighter_is_larger == conjunctive else min
                 keep = pick(family, key=lambda lit: conds[lit.column].value)
                 drop |= {lit for lit in family if lit is not keep}
+        # across the two kinds of column: 'x <= b AND x > a' with a >= b holds on no row
+        # (a missing x fails both), '(x > a or x is missing) OR (x <= b or x is missing)'
+        # with a <= b on every row
+        sides = [[conds[lit.column].value for lit in ordinal if lit.negated != conjunctive],
+                 [conds[lit.column].value for lit in above if lit.negated != conjunctive]]
+        if all(sides):
+            trivial = trivial or (max(sides[1]) >= min(sides[0]) if conjunctive
+                                  else min(sides[0]) <= max(sides[1]))
         drop_missing, trivial_missing = self._prune_missing(members, conjunctive)
         drop |= drop_missing
         trivial = trivial or trivial_missing

@@ -194,6 +194,52 @@ def test_simplify_prunes_nullable_above_thresholds_equivalently(kind):
     assert term.simplify().n_literals == 1
 
 
+# a feature with missing values: 'age <= t' (columns 0-2) and 'age > t' (3-5), both 0 on a
+# missing age, and 'age is missing' (6)
+NULLABLE = [Condition("age", "<=", t, 0, nullable=True) for t in (10, 20, 30)] + \
+    [Condition("age", ">", t, 0, nullable=True) for t in (10, 20, 30)] + \
+    [Condition("age", "==", MISSING, 0, "categorical")]
+NULLABLE_ROWS = np.array(
+    [[0 if v is None else int(v <= t) for t in (10, 20, 30)]
+     + [0 if v is None else int(v > t) for t in (10, 20, 30)] + [int(v is None)]
+     for v in (5, 10, 15, 20, 25, 30, 35, None)], dtype=np.uint8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=st.lists(st.lists(st.builds(Literal, st.integers(0, 6), st.booleans()),
+                               min_size=1, max_size=4), max_size=3),
+       kind=st.sampled_from(["dnf", "cnf"]))
+def test_simplify_settles_missing_equivalently(rules, kind):
+    """Both threshold columns of a feature with missing values and its missing column,
+    in any mix: the simplified rules evaluate as the originals on every kind of row, are
+    no longer, and simplify no further."""
+    rs = RuleSet(rules, kind, 7, NULLABLE)
+    for remove in (True, False):
+        simple = rs.simplify(remove_rules=remove)
+        assert np.array_equal(simple.evaluate(NULLABLE_ROWS), rs.evaluate(NULLABLE_ROWS))
+        assert simple.n_literals <= rs.n_literals
+        assert simple.simplify(remove_rules=remove).n_literals == simple.n_literals
+
+
+def test_simplify_reads_a_settled_negation_as_the_other_column():
+    """'NOT (age > 10) AND age <= 30' (a threshold false on a missing age settles the
+    'or age is missing' of the negation) is 'age <= 10': one literal, as carData/Chile's
+    'statusquo <= -0.986 AND statusquo <= 0.9543' should have printed; likewise with
+    'age is not missing'.  In a CNF clause, 'age <= 30' beside a literal true on a
+    missing age is '(age <= 30 or age is missing)', which absorbs the tighter bound;
+    terms with an empty interval across the two kinds of column are dropped."""
+    term = RuleSet([[Literal(3, True), Literal(2)]], "dnf", 7, NULLABLE).simplify()
+    assert term.to_text() == "IF (age <= 10)\nTHEN positive"
+    term = RuleSet([[Literal(4, True), Literal(6, True)]], "dnf", 7, NULLABLE).simplify()
+    assert term.to_text() == "IF (age <= 20)\nTHEN positive"
+    clause = RuleSet([[Literal(0), Literal(5, True)]], "cnf", 7, NULLABLE).simplify()
+    assert clause.to_text() == "IF ((age <= 30 or age is missing))\nTHEN positive"
+    empty = RuleSet([[Literal(0), Literal(4)], [Literal(5)]], "dnf", 7, NULLABLE).simplify()
+    assert empty.to_text() == "IF (age > 30)\nTHEN positive"
+    always = RuleSet([[Literal(0, True), Literal(5, True)]], "cnf", 7, NULLABLE).simplify()
+    assert always.n_rules == 0   # a clause that always holds: no constraint
+
+
 # ------------------------------------------------------------- category matching
 _LEVELS = st.one_of(st.integers(-3, 12), st.sampled_from([0.5, 2.0, 12.0, True]),
                     st.sampled_from(["3", "12", "12.0", "007", "7", "x", "other", MISSING]))
