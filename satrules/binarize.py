@@ -87,7 +87,6 @@ import itertools
 import math
 import numbers
 import re
-import warnings
 from collections import Counter
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
@@ -96,6 +95,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from satrules.exceptions import warn
 from satrules.rules import (
     MISSING,
     Condition,
@@ -441,16 +441,14 @@ _DECIMAL_MARK = re.compile(r",(?:\d{1,2}|\d{4,})(?!\d)|\.\d{3},\d")
 COMMA_ADVICE = "e.g. pandas.read_csv(..., decimal=',', thousands='.')"
 
 
-def warn_comma_categories(found: dict[str, str], stacklevel: int = 2) -> None:
+def warn_comma_categories(found: dict[str, str]) -> None:
     """Warn about categorical features whose values are plain numbers written with a
     decimal comma (``found``: name -> an example value); nothing when there are none."""
     if found:
-        warnings.warn(
-            "categorical feature(s) whose values are numbers written with a decimal comma, "
-            "used as categories: " + "; ".join(f"{name!r} (such as {example!r})"
-                                              for name, example in found.items()) +
-            f"; read them as numbers to use them as such, {COMMA_ADVICE}", UserWarning,
-            stacklevel=stacklevel + 1)
+        warn("categorical feature(s) whose values are numbers written with a decimal comma, "
+             "used as categories: " + "; ".join(f"{name!r} (such as {example!r})"
+                                               for name, example in found.items()) +
+             f"; read them as numbers to use them as such, {COMMA_ADVICE}")
 
 
 def comma_decimal_example(values, text: bool = False) -> str | None:
@@ -508,7 +506,7 @@ def missing_code(distinct: np.ndarray) -> tuple[float, float, float] | None:
     return None
 
 
-def warn_missing_codes(found: dict[str, tuple], stacklevel: int = 2) -> None:
+def warn_missing_codes(found: dict[str, tuple]) -> None:
     """Warn about numeric features with a value that looks like a missing-value code
     (``found``: name -> :func:`missing_code`'s answer and its count of rows); nothing
     when there are none."""
@@ -517,15 +515,14 @@ def warn_missing_codes(found: dict[str, tuple], stacklevel: int = 2) -> None:
             return f"{value:.0f}" if value == round(value) else f"{value:g}"
 
         codes = list(dict.fromkeys(number(item[0]) for item in found.values()))
-        warnings.warn(
+        warn(
             "numeric feature(s) with a value that looks like a code for a missing value, "
             "read as a number: " + "; ".join(
                 f"{name!r} has {count} row(s) of {number(code)}, far from its other values "
                 f"({number(low)} to {number(high)})"
                 for name, (code, low, high, count) in found.items()) +
             "; if it codes a missing value, replace it by NaN (for a CSV: "
-            f"pandas.read_csv(..., na_values={codes}))",
-            UserWarning, stacklevel=stacklevel + 1)
+            f"pandas.read_csv(..., na_values={codes}))")
 
 
 def _check_finite(numeric: np.ndarray, name: str) -> None:
@@ -1494,13 +1491,11 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             self._specs.append((kind, values, with_missing))
             self.feature_kinds_[name] = "grouped" if kind == GROUPED_CLASSES else kind
             self.conditions_.extend(self._feature_conditions(f, name, kind, values, with_missing))
-        warn_comma_categories(self._comma_categories, stacklevel=2)
-        warn_missing_codes(self._missing_codes, stacklevel=2)
+        warn_comma_categories(self._comma_categories)
+        warn_missing_codes(self._missing_codes)
         if self.dropped_features_:
-            warnings.warn(
-                "dropped ID-like column(s) (set max_levels=None to keep them): " +
-                "; ".join(f"{name!r}: {why}" for name, why in self.dropped_features_.items()),
-                UserWarning, stacklevel=2)
+            warn("dropped ID-like column(s) (set max_levels=None to keep them): " +
+                 "; ".join(f"{name!r}: {why}" for name, why in self.dropped_features_.items()))
         if not self.conditions_:
             raise ValueError(
                 "every feature is constant or ID-like (no column left after binarization); "
@@ -1675,17 +1670,14 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             out[:, start:start + block.shape[1]] = block
             start += block.shape[1]
         if unexpected:
-            warnings.warn(
-                f"missing values in numeric feature(s) {unexpected} that had none in fit: "
-                "every 'x <= t' is false there, so each 'x > t' literal holds (read as above "
-                "every threshold); fit on data with missing values to get 'x is missing'",
-                UserWarning, stacklevel=2)
+            warn(f"missing values in numeric feature(s) {unexpected} that had none in fit: "
+                 "every 'x <= t' is false there, so each 'x > t' literal holds (read as "
+                 "above every threshold); fit on data with missing values to get "
+                 "'x is missing'")
         if unknown:
-            warnings.warn(
-                "value(s) that are not levels of ordered categorical feature(s): " +
-                "; ".join(f"{name!r}: {vals}" for name, vals in unknown.items()) +
-                " -- read as missing values",
-                UserWarning, stacklevel=2)
+            warn("value(s) that are not levels of ordered categorical feature(s): " +
+                 "; ".join(f"{name!r}: {vals}" for name, vals in unknown.items()) +
+                 " -- read as missing values")
         return out
 
     @staticmethod

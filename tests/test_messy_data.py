@@ -209,6 +209,20 @@ def test_id_like_columns_are_dropped_with_a_warning():
     assert kept.dropped_features_ == {} and kept.feature_kinds_["ticket"] == "categorical"
 
 
+@pytest.mark.parametrize("est", [ThresholdBinarizer(), *estimators()],
+                         ids=lambda e: type(e).__name__)
+def test_fit_warnings_point_at_the_callers_line(est):
+    """A warning raised deep inside a fit (here: the dropped ID column) names the line
+    that called fit, not a line of satrules."""
+    X, y = passengers()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clone(est).fit(X, y)
+    dropped = [w for w in caught if "dropped ID-like" in str(w.message)]
+    assert dropped and all(w.filename == __file__ for w in dropped), \
+        [(w.filename, w.lineno) for w in dropped]
+
+
 def test_level_limit_is_a_parameter_and_small_categoricals_stay():
     """A 12-level column in 40 rows stays ("auto" keeps up to max(10, min(50, n // 2)) = 20
     levels); max_levels=5 drops it; tiny data sets keep every categorical."""

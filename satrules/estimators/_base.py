@@ -88,7 +88,6 @@ import copy
 import math
 import numbers
 import time
-import warnings
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping
 from typing import Any
@@ -117,7 +116,7 @@ from satrules.estimators._weights import (
     kept_weights,
     partition_weights,
 )
-from satrules.exceptions import BackendError
+from satrules.exceptions import BackendError, warn
 from satrules.ir import Status, make_solution
 from satrules.ir.gcpause import paused_gc
 from satrules.metrics import region_counts
@@ -1077,10 +1076,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 record["pruned_from"] = record["objective"]
                 best, record["objective"] = pruned, self._objective(pruned, Xb, y, weights)
         if not any(s.status.is_feasible for s in solutions):
-            warnings.warn("no partition produced a solution within the time limit; the rule "
-                          "set is the better of 'always true' and 'always false' on the "
-                          "training data" + (", then polished" if polish else ""),
-                          RuntimeWarning, stacklevel=3)
+            warn("no partition produced a solution within the time limit; the rule set is "
+                 "the better of 'always true' and 'always false' on the training data" +
+                 (", then polished" if polish else ""), RuntimeWarning)
         return best.named(conditions), solutions, record
 
     # ---------------------------------------------------------------- predict

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import numbers
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -60,6 +59,7 @@ from satrules.estimators._weights import (
     kept_weights,
     partition_weights,
 )
+from satrules.exceptions import warn
 from satrules.mining import MINERS, NODES, mine_rules
 from satrules.rules import (
     date_order,
@@ -180,12 +180,11 @@ class _ColumnEncoder:
             self.kinds.append(kind)
             self.categories.append(cats)
             self.nullable.append(kind in _NUMERIC_KINDS and bool(miss.any()))
-        warn_comma_categories(commas, stacklevel=3)
-        warn_missing_codes(codes, stacklevel=3)
+        warn_comma_categories(commas)
+        warn_missing_codes(codes)
         if self.dropped:
-            warnings.warn("dropped ID-like column(s) (set max_levels=None to keep them): "
-                          + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()),
-                          UserWarning, stacklevel=3)
+            warn("dropped ID-like column(s) (set max_levels=None to keep them): "
+                 + "; ".join(f"{name!r}: {why}" for name, why in self.dropped.items()))
         self.feature_names, self.indicators = [], {}
         for j, cats in enumerate(self.categories):
             if self.kinds[j] == "grouped":
@@ -863,9 +862,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         fallback = min(grid, key=lambda a: (abs(a - ALPHA_DEFAULT), a))
         if smallest < 2:   # the training-row null test then stands alone
             if len(grid) > 1:
-                warnings.warn(f"alpha={self.alpha!r}: a class has a single training row, "
-                              f"too few to cross-validate; alpha={fallback} is used",
-                              UserWarning, stacklevel=3)
+                warn(f"alpha={self.alpha!r}: a class has a single training row, too few to "
+                     f"cross-validate; alpha={fallback} is used")
             return fallback, None, None
         fold_seed = int(rng.randint(2**31 - 1))
         if len(y_index) > CV_MAX_ROWS:   # a sample of the rows, every class kept
@@ -1041,8 +1039,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
                               accuracy=accuracy, seed=seed, sample_weight=weights,
                               progress=None if show is None else _proof_status(show))
         if not res.status.is_feasible:
-            warnings.warn(f"exact CDPRL found no solution ({res.status.value}); using the "
-                          f"local search's answer", RuntimeWarning, stacklevel=3)
+            warn(f"exact CDPRL found no solution ({res.status.value}); using the local "
+                 "search's answer", RuntimeWarning)
             return warm
         return res
 
