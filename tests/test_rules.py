@@ -95,8 +95,12 @@ cond_literals = st.builds(Literal, st.integers(0, 6), st.booleans())
        kind=st.sampled_from(["dnf", "cnf"]))
 def test_simplify_with_conditions_equivalent(rules, kind):
     """Threshold/one-hot simplification keeps evaluation identical on all consistent inputs."""
-    rs = RuleSet(rules, kind, 7, CONDS)
-    X = consistent_inputs()
+    assert_simplifies_equivalently(RuleSet(rules, kind, 7, CONDS), consistent_inputs())
+
+
+def assert_simplifies_equivalently(rs: RuleSet, X: np.ndarray) -> None:
+    """With and without removing rules, ``rs.simplify()`` evaluates as ``rs`` on the rows
+    ``X``, is no longer, and simplifies no further."""
     for remove in (True, False):
         simple = rs.simplify(remove_rules=remove)
         assert np.array_equal(simple.evaluate(X), rs.evaluate(X))
@@ -213,12 +217,7 @@ def test_simplify_settles_missing_equivalently(rules, kind):
     """Both threshold columns of a feature with missing values and its missing column,
     in any mix: the simplified rules evaluate as the originals on every kind of row, are
     no longer, and simplify no further."""
-    rs = RuleSet(rules, kind, 7, NULLABLE)
-    for remove in (True, False):
-        simple = rs.simplify(remove_rules=remove)
-        assert np.array_equal(simple.evaluate(NULLABLE_ROWS), rs.evaluate(NULLABLE_ROWS))
-        assert simple.n_literals <= rs.n_literals
-        assert simple.simplify(remove_rules=remove).n_literals == simple.n_literals
+    assert_simplifies_equivalently(RuleSet(rules, kind, 7, NULLABLE), NULLABLE_ROWS)
 
 
 def test_simplify_reads_a_settled_negation_as_the_other_column():
