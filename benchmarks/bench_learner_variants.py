@@ -103,6 +103,10 @@ Variants (``--variants``, comma-separated names):
 ``int-codes-both``     the same columns kept as numbers too: each is followed by a copy
                        ``<name> (code)`` as a category, so that the learner may choose
                        thresholds, grouped levels or both
+``differences``        numeric columns named alike up to a last ``.`` (``cost.car``,
+                       ``cost.bus``: the alternatives of a choice) also enter as their
+                       pairwise differences (``cost.car - cost.bus``), so that a rule can
+                       compare two of them (an experiment, not an option)
 ``no-settle``          ``RuleSet.simplify`` leaves a negated threshold of a feature with
                        missing values as it is where the rule settles its ``or x is
                        missing`` (the behaviour before 2026-12-06: ``x <= 1 AND x <= 5``
@@ -199,6 +203,7 @@ VARIANTS = {
     "int-codes": {"_int_codes": (10, 50)},
     "int-codes-both": {"_int_codes": (10, 50, True)},
     "no-settle": {"_no_settle": True},
+    "differences": {"_differences": True},
 }
 
 
@@ -234,6 +239,33 @@ def _estimator(method: str, seed: int, params: dict):
              "_polish_found": found, "_null_per_column": per_column,
              "_new_rule_per_column": new_rule})
     return cls(random_state=seed, **params)
+
+
+def with_differences(X, most: int = 6):
+    """``X`` (a DataFrame) with, for every group of 2 to ``most`` numeric columns named
+    alike up to a last ``.``, each pair's difference as a column ``a - b`` (variant
+    ``differences``); other inputs as they are.
+
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"cost.car": [3.0, 1.0], "cost.bus": [2.0, 2.0], "age": [30, 40]})
+    >>> with_differences(X).columns.tolist()
+    ['cost.car', 'cost.bus', 'age', 'cost.car - cost.bus']
+    >>> with_differences(X)["cost.car - cost.bus"].tolist()
+    [1.0, -1.0]
+    """
+    import pandas as pd
+
+    if not isinstance(X, pd.DataFrame):
+        return X
+    groups: dict[str, list[str]] = {}
+    for name in X.columns:
+        if isinstance(name, str) and "." in name and pd.api.types.is_numeric_dtype(X[name]) \
+                and not pd.api.types.is_bool_dtype(X[name]):
+            groups.setdefault(name.rsplit(".", 1)[0], []).append(name)
+    extra = {f"{a} - {b}": X[a] - X[b] for names in groups.values()
+             if 2 <= len(names) <= most
+             for i, a in enumerate(names) for b in names[i + 1:]}
+    return pd.concat([X, pd.DataFrame(extra, index=X.index)], axis=1) if extra else X
 
 
 def integer_codes_as_categories(X, low: int, high: int, both: bool = False):
@@ -289,6 +321,8 @@ def run(job: tuple) -> dict:
     X, y = load_smoke(dataset) if "/" in dataset else load(dataset)
     if codes is not None:
         X = integer_codes_as_categories(X, *codes)
+    if params.pop("_differences", False):
+        X = with_differences(X)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, stratify=y,
                                                         random_state=seed)
     import satrules.binarize as binarize
