@@ -506,6 +506,16 @@ def missing_code(distinct: np.ndarray) -> tuple[float, float, float] | None:
     return None
 
 
+def note_missing_code(found: dict[str, tuple], name: str, numeric: np.ndarray,
+                      distinct: np.ndarray) -> None:
+    """Record in ``found`` the :func:`missing_code` of feature ``name`` (its values
+    ``numeric``, their sorted ``distinct`` values) with its count of rows, if it has one;
+    :func:`warn_missing_codes` then names them all at once."""
+    code = missing_code(distinct)
+    if code is not None:
+        found[name] = (*code, int(np.count_nonzero(numeric == code[0])))
+
+
 def warn_missing_codes(found: dict[str, tuple]) -> None:
     """Warn about numeric features with a value that looks like a missing-value code
     (``found``: name -> :func:`missing_code`'s answer and its count of rows); nothing
@@ -1577,9 +1587,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             return kind, (unit, cuts), has_missing or len(distinct) <= 1
         if len(distinct) == 2 and not has_missing:
             return "binary", distinct[1].item(), False
-        code = missing_code(distinct)
-        if code is not None:
-            self._missing_codes[name] = (*code, int(np.count_nonzero(numeric == code[0])))
+        note_missing_code(self._missing_codes, name, numeric, distinct)
         if len(distinct) <= 1:  # one number plus missing: the missing column alone
             return "ordinal", np.zeros(0), True
         return "ordinal", _thresholds(numeric, self.n_thresholds_, y, self.thresholds,

@@ -39,7 +39,7 @@ from satrules.binarize import (
     duration_values,
     inspect_column,
     level_rates,
-    missing_code,
+    note_missing_code,
     numeric_values,
     ordered_levels,
     quantity_values,
@@ -171,10 +171,7 @@ class _ColumnEncoder:
                 cats = None
                 if kind == "numeric":
                     distinct = np.unique(numeric)
-                    code = missing_code(distinct)
-                    if code is not None:
-                        codes[self.names[j]] = (
-                            *code, int(np.count_nonzero(numeric == code[0])))
+                    note_missing_code(codes, self.names[j], numeric, distinct)
                     if len(distinct) == 2 and not miss.any():   # a dummy: the column
                         kind, cats = "binary", np.array([level_key(distinct[1])])   # x = hi
             self.kinds.append(kind)
