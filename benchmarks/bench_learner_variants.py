@@ -54,6 +54,9 @@ Variants (``--variants``, comma-separated names):
                        strings are categories, dropped as ID-like when they have many);
 ``rules-3``            ``n_rules=3`` (the default is 2)
 ``rules-4``            ``n_rules=4``
+``passes-4``           ``n_passes=4`` (the default is 2): more shuffles of the partitions,
+                       each pass's rules candidates too
+``passes-8``           ``n_passes=8``
 ``levels-rows10``      ``max_levels="auto"`` reads as ``max(10, min(200, n // 10))`` for ``n``
                        non-missing values (about ten rows per level, up to 200 levels)
                        instead of ``max(10, min(50, n // 2))`` (an experiment)
@@ -179,6 +182,8 @@ VARIANTS = {
     "grow-2": {"extra_rules": 2},
     "grow-5": {"extra_rules": 5},
     "rules-4": {"n_rules": 4},
+    "passes-4": {"n_passes": 4},
+    "passes-8": {"n_passes": 8},
     "levels-rows10": {"_levels": lambda n: max(10, min(200, n // 10))},
     "null-test": {"null_test": True, "sign_test": "normal"},
     "polish-empty": {"_from_empty": True},
