@@ -149,3 +149,20 @@ def test_checker_sees_real_arrows():
     assert nested["pysat.card"] is True
     assert _satrules_layer_of("satrules.backends.registry") == "backends"
     assert _satrules_layer_of("satrules.ir.Model") == "ir"
+
+
+def test_library_warnings_go_through_warn():
+    """Outside the command line (which shows warnings as its own lines), the library warns
+    through satrules.exceptions.warn, which names the caller's line; a bare warnings.warn
+    with a fixed stacklevel would name a line of satrules."""
+    bad = []
+    for path in _modules():
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "commands" or rel.name in ("cli.py", "exceptions.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "warn" and isinstance(node.func.value, ast.Name) and \
+                    node.func.value.id == "warnings":
+                bad.append(f"{rel}:{node.lineno}")
+    assert not bad, bad
