@@ -404,15 +404,19 @@ def kill_process_tree(proc: Any) -> None:
     The child is stopped first so that it starts nothing new while its
     descendants are collected; descendants are found through ``/proc``
     because some engines (hermax's incomplete ones) put their workers in a
-    session of their own, out of reach of a process-group kill.
+    session of their own, out of reach of a process-group kill.  Returns once
+    the killed descendants have ended too (at most 5 s more), not as soon as
+    the signals are sent.
     """
     pid = proc.pid
+    killed: list[int] = []
     if pid is not None and proc.is_alive():
         try:
             os.kill(pid, signal.SIGSTOP)
             for child in _descendants(pid):
                 try:
                     os.kill(child, signal.SIGKILL)
+                    killed.append(child)
                 except (ProcessLookupError, PermissionError):
                     pass
             if os.getpgid(pid) == pid:
@@ -422,6 +426,23 @@ def kill_process_tree(proc: Any) -> None:
     if proc.is_alive():
         proc.kill()
     proc.join(5)
+    # a descendant is not ours to reap: wait until the kernel has ended it, so that the
+    # call returns with nothing of it running (a loaded machine may take a moment)
+    deadline = time.monotonic() + 5.0
+    while killed and time.monotonic() < deadline:
+        killed = [child for child in killed if _running(child)]
+        if killed:
+            time.sleep(0.01)
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` is a process that has not ended (a zombie has; Linux ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            stat = fh.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
 
 
 def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
