@@ -625,7 +625,61 @@ def test_cli_missing_target_names_the_rows(tmp_path, capsys):
     assert main(["learn", str(path), "--target", "label", "--method", "imli"]) == 1
     err = capsys.readouterr().err
     assert "target column 'label' has 2 missing value(s), in data row(s) 2, 4" in err
-    assert "remove those rows or fill in their labels" in err
+    assert "remove those rows or fill in their labels (or pass --drop-unlabelled" in err
+
+
+def unlabelled_csv(path, n: int = 60, seed: int = 0):
+    """A CSV whose label follows x, with rows 3, 10 and 25 unlabelled and a weight column
+    whose only bad value is on data row 40."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 10, n).round(2)
+    frame = pd.DataFrame({"x": x, "w": 1.0, "label": np.where(x > 5, "yes", "no")})
+    frame["label"] = frame["label"].astype(object)
+    frame.loc[[2, 9, 24], "label"] = None
+    frame.to_csv(path, index=False)
+    return frame
+
+
+@pytest.mark.parametrize("command", ["learn", "encode", "sweep"])
+def test_cli_drop_unlabelled_leaves_those_rows_out(command, tmp_path, capsys):
+    """--drop-unlabelled: the label-less rows are left out with a warning naming them, and
+    the rest is learned from; every command that reads a target takes it."""
+    from satrules.cli import main
+
+    unlabelled_csv(tmp_path / "d.csv")
+    out = tmp_path / ("out.json" if command == "learn" else
+                      "out.wcnf" if command == "encode" else "out.csv")
+    extra = ["--grid", "gamma=2", "--method", "cdpr-gra"] if command == "sweep" else \
+        ["--method", "cdprl" if command == "encode" else "imli"]
+    argv = [command, str(tmp_path / "d.csv"), "--target", "label", *extra, "--out", str(out)]
+    assert main(argv) == 1 and not out.exists()
+    assert main([*argv, "--drop-unlabelled"]) == 0, capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert ("target column 'label' has 3 missing value(s), in data row(s) 3, 10, 25 "
+            "(counted from 1 after the header): left out (--drop-unlabelled); 57 labelled "
+            "row(s) used") in captured.err
+    if command == "learn":
+        row = dict(line.split()[:2] for line in captured.out.splitlines()
+                   if line.startswith(("n_train", "n_test")))
+        assert int(row["n_train"]) + int(row["n_test"]) == 57
+
+
+def test_cli_drop_unlabelled_keeps_the_file_rows_in_messages(tmp_path, capsys):
+    """After rows are left out, a bad weight is still named by its data row in the file;
+    a file with no label at all is an error."""
+    from satrules.cli import main
+
+    frame = unlabelled_csv(tmp_path / "d.csv")
+    frame.loc[39, "w"] = -1.0
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    assert main(["learn", str(tmp_path / "d.csv"), "--target", "label", "--method", "imli",
+                 "--weight-column", "w", "--drop-unlabelled"]) == 1
+    assert "data row 40 has -1.0" in capsys.readouterr().err
+    frame["label"] = None
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    assert main(["learn", str(tmp_path / "d.csv"), "--target", "label", "--method", "imli",
+                 "--drop-unlabelled"]) == 1
+    assert "no row has a label" in capsys.readouterr().err
 
 
 def test_simplify_drops_missing_literals_implied_by_thresholds():

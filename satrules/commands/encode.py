@@ -55,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     from satrules.commands.learn import (
         add_na_argument,
         add_ordered_argument,
+        add_unlabelled_argument,
         alpha_value,
         bool_value,
         class_weight_value,
@@ -83,6 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--random-state", type=int, default=0, help="seed of the rule mining (cdprl)")
     add_ordered_argument(p)
     add_na_argument(p)
+    add_unlabelled_argument(p)
     p.add_argument("--format", choices=["2022", "legacy"], default="2022",
                    help="WCNF dialect (default: MaxSAT Evaluation 2022)")
     p.add_argument("--out", required=True, metavar="model.wcnf")
@@ -232,7 +234,8 @@ def run(args: argparse.Namespace) -> int:
     from satrules.commands.learn import declare_columns, pop_weights, read_table
     from satrules.ir.wcnf import write_wcnf
 
-    X, y = read_table(args.data, args.target, args.na_values)
+    X, y = read_table(args.data, args.target, args.na_values,
+                      drop_unlabelled=args.drop_unlabelled)
     X = declare_columns(X, args)
     weights = None
     if args.weight_column is not None:

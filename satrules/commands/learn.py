@@ -259,7 +259,7 @@ def _decimal_commas(frame: Any, force: Sequence[str] = ()) -> tuple[Any, list[st
 
 
 def read_table(path: str, target: str | None = None, na_values: Sequence[str] = (),
-               comma_columns: Sequence[str] = ()):
+               comma_columns: Sequence[str] = (), drop_unlabelled: bool = False):
     """Read a CSV file with a header; return ``(X, y)`` (``y`` is None without ``target``).
 
     Empty cells and the usual markers (``NA``, ``NaN``, ``NULL``, ``N/A``...: see
@@ -276,11 +276,16 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
     batch is 1234 when the training file wrote ``1.234,5``.  The file is read as UTF-8,
     or, when it is not valid UTF-8, as Windows-1252 (then Latin-1), with a warning.
 
+    A row whose ``target`` is missing is an error, or with ``drop_unlabelled``
+    (``--drop-unlabelled``) is left out with a warning that names how many; the rows
+    kept keep their positions in the file as the index of ``X``.
+
     Raises
     ------
     ValueError
         Unreadable or empty file, duplicate column names, a missing target
-        column, missing target values, or no feature column left.
+        column, missing target values (without ``drop_unlabelled``; with it, when no
+        row has a label), or no feature column left.
     OSError
         The file does not exist or cannot be opened.
     """
@@ -319,10 +324,19 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
     if y.isna().any():
         rows = (np.flatnonzero(y.isna().to_numpy()) + 1).tolist()
         shown = ", ".join(map(str, rows[:5])) + (", ..." if len(rows) > 5 else "")
-        raise ValueError(f"target column {target!r} has {len(rows)} missing value(s), in data "
-                         f"row(s) {shown} (counted from 1 after the header); a row without a "
-                         f"label cannot be learned from or scored: remove those rows or fill "
-                         f"in their labels")
+        where = (f"target column {target!r} has {len(rows)} missing value(s), in data "
+                 f"row(s) {shown} (counted from 1 after the header)")
+        if not drop_unlabelled:
+            raise ValueError(f"{where}; a row without a label cannot be learned from or "
+                             f"scored: remove those rows or fill in their labels (or pass "
+                             f"--drop-unlabelled to leave them out)")
+        if len(rows) == len(y):
+            raise ValueError(f"{where}: no row has a label")
+        import warnings
+
+        warnings.warn(f"{where}: left out (--drop-unlabelled); {len(y) - len(rows)} "
+                      f"labelled row(s) used", UserWarning, stacklevel=2)
+        frame, y = frame[y.notna()], y[y.notna()]
     X = frame.drop(columns=[target])
     X.attrs["comma_columns"] = frame.attrs["comma_columns"]
     if X.shape[1] == 0:
@@ -469,6 +483,13 @@ def add_ordered_argument(p: argparse.ArgumentParser) -> None:
                         "'other'); repeat for more columns")
 
 
+def add_unlabelled_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--drop-unlabelled`` option of the commands that read a target column."""
+    p.add_argument("--drop-unlabelled", action="store_true",
+                   help="leave out the rows whose label is missing (a warning says how "
+                        "many) instead of stopping with an error that names them")
+
+
 def add_na_argument(p: argparse.ArgumentParser) -> None:
     """The ``--na-values TEXT`` option of the commands that read a CSV file."""
     p.add_argument("--na-values", action="append", default=[], metavar="TEXT",
@@ -556,7 +577,7 @@ def pop_weights(X, column: str, path: str):
         value = raw.iloc[row]
         shown = repr(value) if isinstance(value, str) else str(value)   # nan, not np.float64(nan)
         raise ValueError(f"--weight-column {column!r} must hold finite non-negative numbers; "
-                         f"data row {row + 1} has {shown}")
+                         f"data row {X.index[row] + 1} has {shown}")   # the file's row
     return X.drop(columns=[column]), weights
 
 
@@ -645,6 +666,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "'wcnf' backend: split like a shell would, never run through one)")
     add_ordered_argument(p)
     add_na_argument(p)
+    add_unlabelled_argument(p)
     p.add_argument("--weight-column", metavar="NAME",
                    help="a numeric column of row weights (e.g. survey weights), not a "
                         "feature: a misclassified row costs its weight (IMLI, IMLIB), or a "
@@ -659,7 +681,8 @@ def run(args: argparse.Namespace) -> int:
     from satrules._progress import quiet_progress
     from satrules.report import rules_text
 
-    X, y = read_table(args.data, args.target, args.na_values)
+    X, y = read_table(args.data, args.target, args.na_values,
+                      drop_unlabelled=args.drop_unlabelled)
     comma_columns = X.attrs["comma_columns"]   # saved: predict reads them the same way
     X = declare_columns(X, args)
     weights = None

@@ -7,7 +7,7 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from satrules.commands.learn import add_na_argument
+    from satrules.commands.learn import add_na_argument, add_unlabelled_argument
 
     p = sub.add_parser(
         "report", help="write an offline HTML report of a rule set on a data set",
@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--title", help="page title")
     p.add_argument("--out", required=True, metavar="report.html")
     add_na_argument(p)
+    add_unlabelled_argument(p)
     p.set_defaults(func=run)
 
 
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if target is None:
         raise ValueError("give --target: rules.json does not name the label column")
     X, y = read_table(args.data, target, saved_na_values(args.rules, args.na_values),
-                      saved_comma_columns(args.rules))
+                      saved_comma_columns(args.rules), drop_unlabelled=args.drop_unlabelled)
     sweep = pd.read_csv(args.sweep) if args.sweep else None
     metrics = write_report(est, X, y, args.out, sweep=sweep, benchmarks=args.benchmarks,
                            title=args.title)

@@ -47,7 +47,12 @@ def load_spec(text_or_path: str) -> dict[str, Any]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from satrules.commands.learn import METHODS, add_na_argument, add_ordered_argument
+    from satrules.commands.learn import (
+        METHODS,
+        add_na_argument,
+        add_ordered_argument,
+        add_unlabelled_argument,
+    )
 
     p = sub.add_parser(
         "sweep", help="run a parameter grid over repeated random splits",
@@ -70,6 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n-jobs", type=int, default=1, help="parallel tasks (-1: all cores)")
     add_ordered_argument(p)
     add_na_argument(p)
+    add_unlabelled_argument(p)
     p.add_argument("--out", required=True, metavar="results.csv", help=".csv or .parquet")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -109,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     est = make_estimator(method, fixed)
     for g in grid if isinstance(grid, list) else [grid]:
         make_estimator(method, {**fixed, **g})  # unknown grid parameters fail here, early
-    X, y = read_table(args.data, target, args.na_values)
+    X, y = read_table(args.data, target, args.na_values, drop_unlabelled=args.drop_unlabelled)
     X = declare_columns(X, args)
     table = run_sweep(
         est, grid, X, y,
