@@ -338,7 +338,7 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
                       f"labelled row(s) used", UserWarning, stacklevel=2)
         frame, y = frame[y.notna()], y[y.notna()]
     X = frame.drop(columns=[target])
-    X.attrs["comma_columns"] = frame.attrs["comma_columns"]
+    X.attrs["comma_columns"] = [name for name in commas if name != target]
     if X.shape[1] == 0:
         raise ValueError(f"CSV file {path!r} has no feature column besides the target")
     return X, y.to_numpy()
