@@ -383,13 +383,9 @@ def _descendants(pid: int) -> list[int]:
     except OSError:
         return []
     for entry in entries:
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
-        children.setdefault(ppid, []).append(int(entry))
+        fields = _stat_fields(entry)
+        if fields is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry))
     found, todo = [], [pid]
     while todo:
         for child in children.get(todo.pop(), []):
@@ -435,14 +431,21 @@ def kill_process_tree(proc: Any) -> None:
             time.sleep(0.01)
 
 
-def _running(pid: int) -> bool:
-    """True while ``pid`` is a process that has not ended (a zombie has; Linux ``/proc``)."""
+def _stat_fields(pid: int | str) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state, parent pid, ...),
+    or None when the process is gone (or there is no ``/proc``)."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
             stat = fh.read()
     except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
+        return None
+    return stat[stat.rindex(")") + 2:].split()
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` is a process that has not ended (a zombie has; Linux ``/proc``)."""
+    fields = _stat_fields(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
 
 
 def _run_in_child(spec: EngineSpec, data: dict[str, Any], deadline: float
