@@ -114,6 +114,10 @@ Variants (``--variants``, comma-separated names):
                        missing values as it is where the rule settles its ``or x is
                        missing`` (the behaviour before 2026-12-06: ``x <= 1 AND x <= 5``
                        kept both bounds, and the objective counted both)
+``error-parts-25``     from the second pass on, a quarter of every partition's rows are
+                       drawn from the rows the best rules so far get wrong
+                       (``satrules.estimators._base.ERROR_SHARE``; boosting-like)
+``error-parts-50``     the same with half of every partition's rows
 
 Usage::
 
@@ -209,6 +213,8 @@ VARIANTS = {
     "int-codes-both": {"_int_codes": (10, 50, True)},
     "no-settle": {"_no_settle": True},
     "differences": {"_differences": True},
+    "error-parts-25": {"_error_share": 0.25},
+    "error-parts-50": {"_error_share": 0.5},
 }
 
 
@@ -345,10 +351,12 @@ def run(job: tuple) -> dict:
         binarize._level_limit = lambda max_levels, n: (
             auto_levels(n) if max_levels == "auto" else level_limit(max_levels, n))
     orient = params.pop("_orient", None)
+    import satrules.estimators._base as base_module
     import satrules.rules as rules_module
 
-    settle = rules_module.SETTLE_MISSING
+    settle, error_share = rules_module.SETTLE_MISSING, base_module.ERROR_SHARE
     rules_module.SETTLE_MISSING = not params.pop("_no_settle", False)
+    base_module.ERROR_SHARE = params.pop("_error_share", error_share)
     try:
         start = time.process_time()
         with warnings.catch_warnings():
@@ -363,7 +371,7 @@ def run(job: tuple) -> dict:
     finally:
         binarize.TREE_MIN_LEAF, binarize.TREE_MIN_ROWS, binarize._tree_cuts = leaf, rows, cuts
         binarize.date_days, binarize._level_limit = days, level_limit
-        rules_module.SETTLE_MISSING = settle
+        rules_module.SETTLE_MISSING, base_module.ERROR_SHARE = settle, error_share
     return {"method": method, "variant": variant, "dataset": dataset, "seed": seed,
             "test_acc": round(est.score(X_test, y_test), 4),
             "train_acc": round(est.score(X_train, y_train), 4), "cpu_s": round(cpu, 3),

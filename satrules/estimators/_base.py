@@ -155,6 +155,9 @@ MIN_RARE_PER_PARTITION = 2
 #: ... and the rarer class then fills this share of every partition (half: many-class
 #: accuracy alike, hpc's one-vs-rest 2 points worse, fits 30 % slower; docs/benchmarks.md)
 RARE_SHARE = 0.25
+#: from the second pass on, this share of every partition's rows is drawn from the rows
+#: the best rules so far get wrong (:func:`error_partitions`; 0: random partitions only)
+ERROR_SHARE = 0.0
 
 #: Seconds a fit runs before its progress bar appears (on a terminal only).
 PROGRESS_DELAY = 2.0
@@ -290,6 +293,26 @@ def split_partitions(y: np.ndarray, n_partitions: int, rng: np.random.RandomStat
             part.append(piece)
     parts = [np.sort(np.concatenate(p)) for p in chunks]
     return [p for p in parts if len(p)]
+
+
+def error_partitions(parts: list, wrong: np.ndarray, share: float,
+                     rng: np.random.RandomState) -> list:
+    """Return ``parts`` with ``share`` of each partition's rows replaced by rows of
+    ``wrong`` (the rows the best rules so far get wrong), each partition keeping its size.
+
+    >>> parts = [np.arange(4), np.arange(4, 8)]
+    >>> [len(p) for p in error_partitions(parts, np.array([1, 6]), 0.5, np.random.RandomState(0))]
+    [4, 4]
+    """
+    if share <= 0 or len(wrong) == 0:
+        return parts
+    out = []
+    for part in parts:
+        k = min(len(wrong), round(share * len(part)))
+        extra = rng.choice(wrong, k, replace=False)
+        rest = rng.permutation(np.setdiff1d(part, extra))[:len(part) - k]
+        out.append(np.concatenate([rest, extra]))
+    return out
 
 
 def _bool_view(Xb: np.ndarray) -> np.ndarray:
@@ -997,6 +1020,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             if per_pass < len(parts):   # large data: a random subset of the partitions
                 keep = np.sort(rng.choice(len(parts), per_pass, replace=False))
                 parts = [parts[j] for j in keep]
+            if p > 0 and ERROR_SHARE > 0:
+                parts = error_partitions(parts, np.flatnonzero(best.evaluate(Xb) != y),
+                                         ERROR_SHARE, rng)
             for i, part in enumerate(parts):
                 next(steps, None)
                 if budget["deadline"] is not None and time.monotonic() >= budget["deadline"]:
