@@ -118,6 +118,11 @@ Variants (``--variants``, comma-separated names):
                        drawn from the rows the best rules so far get wrong
                        (``satrules.estimators._base.ERROR_SHARE``; boosting-like)
 ``error-parts-50``     the same with half of every partition's rows
+``no-prefixes``        CDPR: when the held-out null test turns a GRA selection down,
+                       every row gets the constant class, without trying the
+                       selection's first rules (the behaviour before session 62)
+``prefixes-bonferroni`` the first rules are tried, each ``k`` held out at the level
+                       divided among the ``k`` tried (Bonferroni)
 
 Usage::
 
@@ -215,6 +220,8 @@ VARIANTS = {
     "differences": {"_differences": True},
     "error-parts-25": {"_error_share": 0.25},
     "error-parts-50": {"_error_share": 0.5},
+    "no-prefixes": {"_prefixes": False},
+    "prefixes-bonferroni": {"_prefix_bonferroni": True},
 }
 
 
@@ -230,7 +237,11 @@ def _estimator(method: str, seed: int, params: dict):
             return _GammaCV([CDPRClassifier(random_state=seed, gamma=g, **params)
                              for g in gammas])
         hooks = {"_held_out_significance": params.pop("_held_z", None),
-                 "_cv_folds": params.pop("_cv_folds", CDPRClassifier._cv_folds)}
+                 "_cv_folds": params.pop("_cv_folds", CDPRClassifier._cv_folds),
+                 "_held_out_prefixes": params.pop("_prefixes",
+                                                  CDPRClassifier._held_out_prefixes),
+                 "_prefix_bonferroni": params.pop("_prefix_bonferroni",
+                                                  CDPRClassifier._prefix_bonferroni)}
         changed = any(getattr(CDPRClassifier, k) != v for k, v in hooks.items())
         cls = type("CDPRVariant", (CDPRClassifier,), hooks) if changed else CDPRClassifier
         return cls(random_state=seed, **params)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -163,5 +165,76 @@ def test_never_worse_than_the_constant_on_training_rows(seed, n, p, signal, meth
     constant = np.mean(y == np.bincount(y.astype(int)).argmax())
     accuracy = clf.score(X, y)
     assert accuracy >= constant
-    if len(clf.rules_):
-        assert accuracy > constant and clf.null_test_["passed"]
+    if len(clf.rules_):   # the selection passed, or its first rules did
+        kept = clf.null_test_ if clf.rejected_rules_ is None else clf.null_test_["prefix"]
+        assert accuracy > constant and kept["passed"]
+
+
+def _one_real_rule(n=200, seed=3):
+    """One real region (``x0 > 0.8``: 85 % "yes" against 30 % elsewhere) among noise: the
+    default GRA selection of 10 rules fails the held-out test, its first rule passes."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    y = np.where(np.where(X[:, 0] > 0.8, rng.random(n) < 0.85, rng.random(n) < 0.3),
+                 "yes", "no")
+    return X, y
+
+
+def test_first_rules_kept_when_the_whole_selection_fails():
+    """A turned-down greedy selection's first rules are kept when they pass both tests,
+    with the default class of the rows they leave uncovered."""
+    X, y = _one_real_rule()
+    clf = CDPRClassifier(n_estimators=20, random_state=0).fit(X, y)
+    verdict, first = clf.null_test_, clf.null_test_["prefix"]
+    assert not verdict["passed"] and not verdict["held_out"]["passed"]
+    assert first["passed"] and first["training_passed"] and first["held_out"]["passed"]
+    k = first["rules"]
+    assert 0 < k < len(clf.rejected_rules_) and k == clf.held_out_test_["prefix"]
+    assert str(clf.rules_) == str(clf.rejected_rules_[:k])
+    # the first rules as a classifier of their own: same predictions, same default
+    alone = copy.copy(clf)
+    alone.rules_ = clf.rejected_rules_[:k]
+    covered = np.asarray(alone.rule_covers(X).sum(axis=0)).ravel() > 0
+    values, counts = np.unique(y[~covered], return_counts=True)
+    assert clf.default_ == values[counts.argmax()]
+    constant = "no"
+    fixed, broken = _counts(clf, X, y, constant)
+    assert (fixed, broken) == (first["fixed"], first["broken"]) and fixed > broken
+    text = rules_text(clf)
+    assert text.startswith("IF ") and f"the first {k} of the {len(clf.rejected_rules_)}" in text
+    back = loads(dumps(clf))
+    assert back.null_test_ == clf.null_test_ and np.array_equal(back.predict(X),
+                                                                clf.predict(X))
+
+
+def test_first_rules_not_tried_without_a_greedy_order_or_when_off():
+    """The exact and local methods' selections have no pick order, and the experiment
+    switch turns the prefixes off: the whole selection is turned down as before."""
+    X, y = _one_real_rule()
+    for clf in (CDPRClassifier(n_estimators=20, random_state=0, method="local"),
+                type("NoPrefixes", (CDPRClassifier,), {"_held_out_prefixes": False})(
+                    n_estimators=20, random_state=0)):
+        clf.fit(X, y)
+        assert "prefix" not in (clf.null_test_ or {})
+        assert clf.held_out_test_ is None or "prefix" not in clf.held_out_test_
+        if clf.rejected_rules_ is not None:
+            assert len(clf.rules_) == 0
+
+
+def test_held_out_prefix_choice():
+    """Among the first-k predictions that pass the held-out test, the most accurate wins,
+    ties to fewer rules; none passing gives no prefix."""
+    labels = np.array(["a"] * 30 + ["b"] * 30)
+    constant = np.full(60, "a")
+    full = constant.copy()                      # the whole selection: no better
+    good = labels.copy()                        # every row right
+    worse = labels.copy()
+    worse[30:40] = "a"                          # 20 of 30 "b" rows right
+    folds = [(np.arange(0, 30), {1: worse[:30], 2: good[:30], 3: good[:30]}),
+             (np.arange(30, 60), {1: worse[30:], 2: good[30:], 3: good[30:]})]
+    clf = CDPRClassifier()
+    chosen = clf._held_out_prefix(folds, full, labels, constant, 2.0, None)
+    assert chosen["prefix"] == 2 and chosen["prefix_test"]["accuracy"] == 1.0
+    assert chosen["prefix_test"]["fixed"] == 30 and chosen["prefix_test"]["broken"] == 0
+    nothing = [(test, {1: constant[test]}) for test, _ in folds]
+    assert clf._held_out_prefix(nothing, full, labels, constant, 2.0, None) == {}
