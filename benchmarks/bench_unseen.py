@@ -4,11 +4,12 @@ Eight data sets outside :mod:`benchmarks.bench_learners`' fifteen, as a user wou
 load them: an identifier column ``record_id`` left in (``R00001``...), 5 % missing
 values put into the first two numeric columns where the set has none, rows with a
 missing target dropped (carData/Chile), stratified 80/20 splits with seeds 0-2.  It
-compares ``IMLIClassifier()`` and ``IMLIBClassifier()`` (also with the defaults before
-2026-12-02, ``+old_sign``: ``sign_test="normal", null_test=False``, and with
-``thresholds="tree"``; ``+onehot``: ``categories="onehot"``, the default before session
-56) with the majority rate, logistic regression and a
-random forest (the baselines of ``bench_learners``).  ISLR/Smarket keeps ``Today``,
+compares ``IMLIClassifier()``, ``IMLIBClassifier()`` and ``CDPRClassifier()``
+(``cdpr-gra``) with the majority rate, logistic regression and a random forest (the
+baselines of ``bench_learners``).  On request (``--methods``) also with the defaults
+before 2026-12-02 (``+old_sign``: ``sign_test="normal", null_test=False``), with
+``thresholds="tree"`` (``-tree``, the default since 2026-12-02) or with
+``categories="onehot"`` (``+onehot``, the default before session 56).  ISLR/Smarket keeps ``Today``,
 whose sign *is* ``Direction``: it checks that a rule learner finds a clean cut that
 logistic regression and a forest find.
 
@@ -20,9 +21,8 @@ mean over the sets and how many sets each method is at or above the majority rat
 
 Usage::
 
-    python benchmarks/bench_unseen.py
-    python benchmarks/bench_unseen.py --more --methods imli,imlib,imli-tree,imlib-tree,lr,rf \
-        --out learners_unseen_more
+    python benchmarks/bench_unseen.py --out learners_unseen
+    python benchmarks/bench_unseen.py --more --out learners_unseen_more
     python benchmarks/bench_unseen.py --methods imli-tree,imlib-tree --tree-leaf 0.05 \
         --out learners_unseen_leaf5       # the tree cuts with leaves of 5 % of the rows
     python benchmarks/bench_unseen.py --sets modeldata/Sacramento:type \
@@ -72,8 +72,8 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
              ("Ecdat", "Males", "union", ()),
              ("ISLR", "College", "Private", ()),
              ("stevedata", "anes_vote84", "vote", ())]
-METHODS = ("imli", "imlib", "imli+old_sign", "imlib+old_sign", "imli-tree", "imlib-tree",
-           "lr", "rf")
+#: the default methods (others: ``imli+old_sign``, ``imli-tree``, ``imlib+onehot``, ...)
+METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"null_test": {"null_test": True},
            "old_sign": {"sign_test": "normal", "null_test": False},
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--methods", default=",".join(METHODS),
-                        help="comma-separated (default: all of METHODS)")
+                        help="comma-separated (default: " + ",".join(METHODS) + ")")
     parser.add_argument("--tree-leaf", type=float, default=None,
                         help="satrules.binarize.TREE_MIN_LEAF for the tree cuts")
     parser.add_argument("--out", default="learners_unseen",
