@@ -238,3 +238,16 @@ def test_held_out_prefix_choice():
     assert chosen["prefix_test"]["fixed"] == 30 and chosen["prefix_test"]["broken"] == 0
     nothing = [(test, {1: constant[test]}) for test, _ in folds]
     assert clf._held_out_prefix(nothing, full, labels, constant, 2.0, None) == {}
+
+
+def test_text_when_the_first_rules_fail_too():
+    """When the first rules were tried and failed as well, the text says so."""
+    X, y = _one_real_rule()
+    clf = CDPRClassifier(n_estimators=20, random_state=0).fit(X, y)
+    k = clf.null_test_["prefix"]["rules"]
+    clf.null_test_["prefix"]["passed"] = False          # as if the training test failed
+    clf.rules_, clf.default_ = clf.rejected_rules_[:0], "no"
+    assert rules_text(clf) == (
+        f"Always no: the {len(clf.rejected_rules_)} rules selected were not significantly "
+        "better on the rows held out in a cross-validation than predicting no for every "
+        f"row, nor were the first {k}; null_test=False keeps them.")
