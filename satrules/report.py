@@ -136,25 +136,25 @@ def rules_text(est: Any) -> str:
         return "\n\n".join(parts)
     default = getattr(est, "default_", None)
     rejected = getattr(est, "rejected_rules_", None)
-    verdict = getattr(est, "null_test_", None) or {}
     if rejected is not None:   # CDPR's null test turned the selection down
+        verdict = getattr(est, "null_test_", None) or {}
         held_out = verdict.get("held_out") or {"passed": True}
         where = " or ".join(
             ([] if verdict.get("training_passed", False) else ["on the training data"])
             + ([] if held_out["passed"] else ["on the rows held out in a cross-validation"]))
-        why = (f"the {len(rejected)} rules selected were not significantly better {where} "
-               f"than predicting {default} for every row")
+        constant = default   # the null test's constant, unless first rules were kept
+        if len(rules):
+            constant = getattr(est, "default_class", None)
+            constant = "the majority class" if constant is None else constant
+        worse = f"not significantly better {where} than predicting {constant} for every row"
         if len(rules) == 0:
             first = verdict.get("prefix")
-            return (f"Always {default}: {why}" +
+            return (f"Always {default}: the {len(rejected)} rules selected were {worse}" +
                     ("" if first is None else f", nor were the first {first['rules']}") +
                     "; null_test=False keeps them.")
-        constant = getattr(est, "default_class", None)   # the null test's constant
-        constant = "the majority class" if constant is None else constant
         return (f"{rules}\nELSE {default}\n(the first {len(rules)} of the {len(rejected)} "
                 f"rules selected, which passed the null test: all {len(rejected)} together "
-                f"were not significantly better {where} than predicting {constant} for "
-                f"every row; null_test=False keeps all {len(rejected)}.)")
+                f"were {worse}; null_test=False keeps all {len(rejected)}.)")
     text = str(rules)
     return text + (f"\nELSE {default}" if default is not None else "")
 
