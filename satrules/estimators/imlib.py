@@ -128,11 +128,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         machine speed.
     random_state : int, RandomState or None, default=None
         Shuffles the partitions and seeds the backends; an int makes ``fit``
-        deterministic.  The rules depend on it: on one split of each of the 15 learner
-        sets, seeds 0-9 gave 6.3 distinct rule sets per set on average and test
-        accuracies 3.8 points apart (standard deviation 0.012; up to 12 points on
-        carData/Mroz), twice CDPR's spread (``benchmarks/results/seed_spread.md``).
-        Compare learners over several seeds.
+        deterministic.  Other seeds give other rules: on one split of each learner set,
+        6.3 distinct rule sets per 10 seeds, whose test accuracies lie 3.8 points apart
+        on average and 12 on carData/Mroz (``benchmarks/results/seed_spread.md``).
     multi_class : {"ovr", "error"}, default="ovr"
         One-vs-rest for more than two classes (one rule set per class), or refuse them.
     rule_class : label or None, default=None
