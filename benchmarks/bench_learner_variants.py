@@ -123,6 +123,8 @@ Variants (``--variants``, comma-separated names):
                        selection's first rules (the behaviour before session 62)
 ``prefixes-bonferroni`` the first rules are tried, each ``k`` held out at the level
                        divided among the ``k`` tried (Bonferroni)
+``alpha-from-0.5``     CDPR: ``alpha`` chosen by cross-validation among 0.5-0.9 (0.4-0.9:
+                       ``alpha-from-0.4``) instead of 0.6-0.9
 
 Usage::
 
@@ -222,6 +224,8 @@ VARIANTS = {
     "error-parts-50": {"_error_share": 0.5},
     "no-prefixes": {"_prefixes": False},
     "prefixes-bonferroni": {"_prefix_bonferroni": True},
+    "alpha-from-0.5": {"alpha": [0.5, 0.6, 0.7, 0.8, 0.9]},
+    "alpha-from-0.4": {"alpha": [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]},
 }
 
 
