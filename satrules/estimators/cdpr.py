@@ -899,7 +899,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         w = np.ones(len(y_index)) if weights is None else weights
         labels = self.classes_[y_index]
         out_of_fold = {alpha: labels.copy() for alpha in grid}
-        # each fold's held-out predictions of the first k rules of its selection
+        # each fold's selection and rows, read only when the chosen alpha's rules fail
         prefixes = {alpha: [] for alpha in grid} if self._tries_prefixes() else None
         constant = labels.copy()   # the null test's constant class of each row's fold
         for train, test in folds.split(encoded, y_index):
@@ -922,9 +922,8 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
                                      None if weights is None else weights[train], alpha,
                                      copy.deepcopy(fold_rng))
                 out_of_fold[alpha][test] = fold._predict_encoded(held)
-                if prefixes is not None:
-                    prefixes[alpha].append((test, fold._prefix_predictions(
-                        held, y_index[train], None if weights is None else weights[train])))
+                if prefixes is not None:   # a shallow copy keeps this alpha's rules_
+                    prefixes[alpha].append((test, copy.copy(fold), held, train))
         scores = {alpha: float(w[out_of_fold[alpha] == labels].sum() / w.sum())
                   for alpha in grid}
         best = min(grid, key=lambda a: (-round(scores[a], 12), abs(a - ALPHA_DEFAULT), a))
@@ -936,7 +935,10 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         held_out = {"fixed": fixed, "broken": broken, "passed": passed,
                     "constant_accuracy": float(w[constant == labels].sum() / w.sum())}
         if not passed and prefixes is not None:
-            held_out.update(self._held_out_prefix(prefixes[best], out_of_fold[best], labels,
+            folds = [(test, fitted._prefix_predictions(
+                held, y_index[train], None if weights is None else weights[train]))
+                for test, fitted, held, train in prefixes[best]]
+            held_out.update(self._held_out_prefix(folds, out_of_fold[best], labels,
                                                   constant, float(level), weights))
         return best, scores, held_out
 
