@@ -72,6 +72,24 @@ def alpha_value(text: str) -> Any:
     return values[0] if len(values) == 1 and "," not in text else values
 
 
+def init_value(text: str) -> Any:
+    """``--n-init``: a positive whole number or ``auto``.
+
+    >>> init_value("auto"), init_value("5")
+    ('auto', 5)
+    """
+    if text.strip() == "auto":
+        return "auto"
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number or auto, got "
+                                         f"{text!r}")
+    return value
+
+
 def bool_value(text: str) -> bool:
     """``true`` / ``false`` (any case; also ``1`` / ``0``, ``yes`` / ``no``).
 
@@ -131,6 +149,10 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
      "number of incremental partitions (IMLI, IMLIB; default: 16-row partitions)"),
     ("--partition-size", "partition_size", int, "samples per partition (IMLI, IMLIB)"),
     ("--n-passes", "n_passes", int, "passes over the partitions (IMLI, IMLIB; default 2)"),
+    ("--n-init", "n_init", init_value,
+     "independent fits, the one of the lowest training objective kept (IMLI, IMLIB; "
+     "default auto: 3 on small and medium data, fewer on large; 1 is the papers' "
+     "single fit)"),
     ("--max-literals", "max_literals_per_rule", int, "literals per rule l (IMLIB)"),
     ("--n-thresholds", "n_thresholds", int, "thresholds per numeric feature (IMLI, IMLIB)"),
     ("--thresholds", "thresholds", str,

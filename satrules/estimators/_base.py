@@ -159,6 +159,14 @@ RARE_SHARE = 0.25
 #: the best rules so far get wrong (:func:`error_partitions`; 0: random partitions only)
 ERROR_SHARE = 0.0
 
+#: ``n_init="auto"``: this many independent fits, the most typical kept (three gained
+#: 0.2-0.5 points of test accuracy on four pools of data sets; docs/benchmarks.md) ...
+AUTO_INITS = 3
+#: ... when (classes learned) x (rows) x (binary columns) is at most this, fewer above:
+#: a two-class 20,000 x 100 table (~900 binary columns, 18 million) gets three fits, a
+#: 3-class one (54 million) one, so that every default fit stays within issue #11's 60 s
+INIT_CELLS = 60_000_000
+
 #: Seconds a fit runs before its progress bar appears (on a terminal only).
 PROGRESS_DELAY = 2.0
 
@@ -613,7 +621,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     _new_rule_per_column = False
     #: parameters added after model files were first written, with the value that gives
     #: the behaviour of the files' fits; a file without one loads with that value
-    _OLDER_FILE_PARAMS = {"extra_rules": 0}
+    _OLDER_FILE_PARAMS = {"extra_rules": 0, "n_init": 1}
+    #: which of ``n_init`` fits is kept: ``"objective"``, the lowest whole-training
+    #: objective; ``"medoid"``, the most typical (an experiment; docs/benchmarks.md)
+    _init_choice = "objective"
     #: a rare class fills a quarter of every partition (:func:`balanced_partitions`);
     #: off, partitions keep the class ratio, as in the papers
     _balance_partitions = True
@@ -669,6 +680,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             positive_int("n_partitions", self.n_partitions)
         positive_int("partition_size", self.partition_size, allow_none=True)
         positive_int("n_passes", self.n_passes)
+        if not (isinstance(self.n_init, str) and self.n_init == "auto"):
+            positive_int("n_init", self.n_init)
         positive_int("extra_rules", getattr(self, "extra_rules", 0), least=0)
         z = getattr(self, "significance", 0.0)
         if isinstance(z, bool) or not isinstance(z, numbers.Real) or not z >= 0 \
@@ -735,6 +748,15 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             work = _solve_units(clauses)
             floor = min(floor, int(PASS_WORK // (n_targets * work)))
         return min(n_parts, max(share, floor))
+
+    def _n_inits(self, n_rows: int, n_columns: int, n_targets: int) -> int:
+        """Independent fits (inits) to make: ``n_init``, or for ``"auto"`` ``AUTO_INITS``
+        when the data are small enough (``n_targets * n_rows * n_columns`` at most
+        ``INIT_CELLS``; fewer above, as many as fit in that bound, at least one)."""
+        if self.n_init != "auto":
+            return int(self.n_init)
+        cells = max(1, n_targets * n_rows * n_columns)
+        return max(1, min(AUTO_INITS, INIT_CELLS // cells))
 
     def _n_passes(self, n_parts: int) -> int:
         """Passes over the partitions; one when there is one partition (a repeat adds nothing)."""
@@ -832,35 +854,84 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     for c in targets}
         self.n_passes_ = self._one_vs_rest_passes(self._n_passes(n_parts),
                                                   list(clauses.values())[:n_problems])
-        total = sum(per_pass.values()) * self.n_passes_
-        # one bar for the whole fit (one-vs-rest included), shown on a terminal when the
-        # fit is still running after PROGRESS_DELAY s
+        per_init = sum(per_pass.values()) * self.n_passes_
+        self.n_init_ = n_init = self._n_inits(len(y_idx), Xb.shape[1], len(targets))
+        total = per_init * n_init
+        # one bar for the whole fit (one-vs-rest and every init included), shown on a
+        # terminal when the fit is still running after PROGRESS_DELAY s
         bar = progress(range(total), total=total, delay=PROGRESS_DELAY,
                        desc="partitions" if len(targets) == 1 else
                        f"partitions ({len(targets)} classes)" if ovr else
                        "partitions (rules for each class)")
         budget = {"deadline": deadline, "left": total, "stopped": False, "steps": iter(bar),
                   "passes": self.n_passes_}
-        fitted, solutions, records = {}, {}, {}
-        # rule_class="auto": each class's description draws as a fit of it alone would
-        start = copy.deepcopy(rng) if not ovr and len(targets) == 2 else None
+        # the classes learned and judged together: one-vs-rest, all of them; two classes,
+        # the one described -- or with rule_class="auto" each class on its own, drawing
+        # as a fit of it alone would
+        groups = [targets] if ovr or len(targets) == 1 else [[c] for c in targets]
+        kept = {}   # class -> (rules, solutions, record) of the init kept for its group
         try:
-            for c in targets:
-                budget["per_pass"] = per_pass[c]
-                fitted[c], solutions[c], records[c] = self._fit_binary(
-                    Xb, y_idx == c, n_parts, rng if start is None else copy.deepcopy(start),
-                    budget, columns[c], weights, own[c])
+            for group in groups:
+                draw = rng if len(groups) == 1 else copy.deepcopy(rng)
+                inits = []
+                for k in range(n_init):
+                    if k > 0 and (budget["stopped"] or (
+                            deadline is not None and time.monotonic() >= deadline)):
+                        budget["stopped"] = True
+                        break
+                    init = {}
+                    for c in group:
+                        budget["per_pass"] = per_pass[c]
+                        init[c] = self._fit_binary(Xb, y_idx == c, n_parts, draw, budget,
+                                                   columns[c], weights, own[c])
+                        init[c][2]["init"] = k
+                    if self._null_test_on():
+                        fitted = {c: init[c][0] for c in group}
+                        records = {c: init[c][2] for c in group}
+                        self._null_test(fitted, records, Xb, y_idx, weights)
+                        init = {c: (fitted[c], init[c][1], records[c]) for c in group}
+                    inits.append(init)
+                kept.update(inits[self._kept_init(inits, Xb, y_idx, weights, group, ovr)])
         finally:
             close = getattr(bar, "close", None)
             if close is not None:
                 close()
-        if self._null_test_on():
-            for group in ([targets] if ovr else [[c] for c in targets]):
-                part_fitted = {c: fitted[c] for c in group}
-                part_records = {c: records[c] for c in group}
-                self._null_test(part_fitted, part_records, Xb, y_idx, weights)
-                fitted.update(part_fitted)
-                records.update(part_records)
+        self._conclude(kept, Xb, y_idx, weights, targets, described, ovr)
+        self.time_limit_reached_ = budget["stopped"]
+        return self
+
+    def _kept_init(self, inits: list, Xb: np.ndarray, y_idx: np.ndarray,
+                   weights: np.ndarray | None, group: list, ovr: bool) -> int:
+        """The index of the init to keep among ``inits`` (each: class -> (rules,
+        solutions, record) for the classes of ``group``), the earlier on a tie: the one
+        of the lowest whole-training objective of its predictions (``data_fidelity *``
+        the rows it gets wrong ``+`` the literal weight ``*`` its literals), or with
+        ``_init_choice = "medoid"`` the one whose training predictions agree with the
+        others' on the most rows."""
+        if len(inits) == 1:
+            return 0
+        predicted, literals = [], []
+        for init in inits:
+            self._conclude(init, Xb, y_idx, weights, group, group[0] if not ovr else None,
+                           ovr)
+            predicted.append(self._predict_fires(self._evaluate(Xb)))
+            literals.append(sum(init[c][0].n_literals for c in group))
+        predicted = np.array(predicted)
+        if self._init_choice == "medoid":
+            return int(np.argmax([np.count_nonzero(predicted == p) for p in predicted]))
+        wrong = predicted != self.classes_[y_idx]
+        errors = wrong.sum(axis=1) if weights is None else wrong @ weights
+        cost = float(self.data_fidelity) * errors + self._literal_weight() * np.array(literals)
+        return int(np.argmin(cost))
+
+    def _conclude(self, fits: dict, Xb: np.ndarray, y_idx: np.ndarray,
+                  weights: np.ndarray | None, targets: list, described: int | None,
+                  ovr: bool) -> None:
+        """Set the fitted attributes from ``fits`` (class -> (rules, solutions, record));
+        any number of times: the records are copied, not changed."""
+        fitted = {c: f[0] for c, f in fits.items()}
+        solutions = {c: f[1] for c, f in fits.items()}
+        records = {c: dict(f[2]) for c, f in fits.items()}
         if not ovr:   # labelled: print(rules_) names the class it predicts
             if described is None:   # "auto": the lower objective; classes_[1] on a tie
                 described = min((1, 0), key=lambda c: records[c]["objective"])
@@ -884,10 +955,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             self.class_order_, self.default_class_ = self.classes_[order], self.classes_[default]
         self.region_counts_ = region_counts(self._regions(fires), y_idx, self._n_regions(),
                                             len(self.classes_), weights)
-        self.time_limit_reached_ = budget["stopped"]
         last = solutions[targets[-1] if ovr else described]
         self.solution_ = last[-1] if last else None
-        return self
 
     def _null_test_on(self) -> bool:
         """Whether the final rules must pass the sign test against a constant prediction."""
@@ -1215,7 +1284,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
 
     def predict(self, X: Any) -> np.ndarray:
         """Return the predicted class of every row of ``X``."""
-        fires = self._fires(X)
+        return self._predict_fires(self._fires(X))
+
+    def _predict_fires(self, fires: np.ndarray) -> np.ndarray:
+        """The predicted classes of rows whose rules fire as ``fires`` says (``_evaluate``)."""
         if fires.shape[1] == 1:
             return self.classes_[self._region_classes()[fires[:, 0].astype(np.intp)]]
         order, default = self._class_order()

@@ -126,9 +126,10 @@ def test_warm_start_hints_are_feasible_and_budget_is_split(monkeypatch):
     calls = []
     monkeypatch.setattr(base, "solve", recording_solve(calls))
     X, y = noisy_data(64)
-    IMLIClassifier(n_rules=2, partition_size=16, time_limit=40, random_state=0,
-                   backend=ENGINES[0]).fit(X, y)
-    assert len(calls) == 8   # 4 partitions, 2 passes
+    clf = IMLIClassifier(n_rules=2, partition_size=16, time_limit=40, random_state=0,
+                         backend=ENGINES[0]).fit(X, y)
+    n = len(calls)
+    assert n == 8 * clf.n_init_ == 24   # 4 partitions, 2 passes, 3 inits
     for call in calls:
         assert call["model"].evaluate(call["hint"])
         # the hint is a feasible rule set (the best so far): its cost bounds the optimum
@@ -136,8 +137,8 @@ def test_warm_start_hints_are_feasible_and_budget_is_split(monkeypatch):
     limits = [c["time_limit"] for c in calls]
     # each solve gets (time left) / (solves left): if every solve used its whole limit the
     # fit would end exactly at time_limit
-    assert all(0 < t * (8 - i) <= 40 + 1e-6 for i, t in enumerate(limits))
-    assert limits[0] == pytest.approx(5, abs=0.5)
+    assert all(0 < t * (n - i) <= 40 + 1e-6 for i, t in enumerate(limits))
+    assert limits[0] == pytest.approx(40 / n, abs=0.5)
 
 
 def test_anytime_unknown_keeps_previous_rules(monkeypatch):
@@ -153,7 +154,7 @@ def test_anytime_unknown_keeps_previous_rules(monkeypatch):
 
     monkeypatch.setattr(IMLIClassifier, "_decode", recording_decode)
     X, y = noisy_data(32)
-    clf = IMLIClassifier(n_rules=2, n_partitions=2, n_passes=1, random_state=0,
+    clf = IMLIClassifier(n_rules=2, n_partitions=2, n_passes=1, n_init=1, random_state=0,
                          backend=ENGINES[0])
     clf.fit(X, y)
     assert [s.status for s in clf.solutions_] == [Status.FEASIBLE, Status.UNKNOWN]
@@ -265,7 +266,7 @@ def test_each_partition_anchors_to_pruned_rules(monkeypatch):
     X = rng.normal(size=(96, 3))
     y = (X[:, 0] > 0.3).astype(int)
     clf = IMLIClassifier(n_rules=2, partition_size=16, n_thresholds=6, data_fidelity=5,
-                         random_state=0, backend=ENGINES[0]).fit(X, y)
+                         n_init=1, random_state=0, backend=ENGINES[0]).fit(X, y)
     conds = clf.binarizer_.conditions_
     assert priors[0] is None and len(priors) == 12   # 6 partitions, 2 passes
     assert len(subsets) == 12 and any(s is not None for s in subsets)

@@ -65,7 +65,8 @@ def test_best_partition_is_recorded_and_consistent():
                          polish=False).fit(X, y)
     best = clf.best_partition_
     assert clf.n_passes_ == 2 and clf.n_partitions_ == 8 and len(clf.fit_history_) == 16
-    assert set(best) == {"pass", "partition", "constant", "objective"}
+    assert set(best) == {"pass", "partition", "constant", "objective", "init"}
+    assert clf.n_init_ == 3 and best["init"] in (0, 1, 2)   # the history is the init kept's
     if best["constant"] is None:
         entry = [e for e in clf.fit_history_
                  if (e["pass"], e["partition"]) == (best["pass"], best["partition"])]
@@ -109,8 +110,8 @@ def test_solves_are_hinted_with_the_best_rules_so_far(monkeypatch, make):
     rng = np.random.default_rng(5)
     X = rng.normal(size=(64, 3))
     y = (X[:, 0] > 0).astype(int)
-    make(partition_size=16, random_state=0).fit(X, y)
-    assert len(calls) == len(realised) == 8
+    clf = make(partition_size=16, random_state=0).fit(X, y)
+    assert clf.n_init_ == 3 and len(calls) == len(realised) == 24   # 4 parts x 2 passes x 3
     hinted = [(best, own, hint) for best, own, hint in realised if own is not None]
     assert hinted, "no solve was warm-started with learned rules"
     assert all(hint == own for _, own, hint in hinted)   # the best rules, on this partition
@@ -133,7 +134,8 @@ def test_long_fit_shows_a_progress_bar_on_a_terminal(monkeypatch):
     X = rng.normal(size=(64, 3))
     y = (X[:, 0] > 0).astype(int)
     IMLIClassifier(partition_size=16, random_state=0, backend="rc2").fit(X, y)
-    assert "partitions" in term.getvalue() and "/8 " in term.getvalue()   # 4 parts x 2 passes
+    # 4 partitions x 2 passes x 3 inits
+    assert "partitions" in term.getvalue() and "/24 " in term.getvalue()
     quiet = _Terminal()
     monkeypatch.setattr(sys, "stderr", quiet)
     with quiet_progress():
@@ -153,9 +155,11 @@ def test_one_vs_rest_fit_shows_one_bar_for_all_classes(monkeypatch):
     y = np.digitize(X[:, 0], [-0.5, 0.5])
     clf = IMLIClassifier(partition_size=16, random_state=0, backend="rc2").fit(X, y)
     solves = sum(len(h) for h in clf.fit_history_.values())
-    assert solves == 24   # 3 classes x 4 partitions x 2 passes
-    out = term.getvalue()
-    assert "partitions (3 classes)" in out and "/24 " in out and "/8 " not in out
+    assert solves == 24   # 3 classes x 4 partitions x 2 passes (in the init kept)
+    out = term.getvalue()   # ... x 3 inits
+    assert clf.n_init_ == 3
+    assert "partitions (3 classes)" in out and "/72 " in out and "/8 " not in out \
+        and "/24 " not in out
 
 
 def test_max_partitions_caps_the_solves_per_pass():
