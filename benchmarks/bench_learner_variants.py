@@ -123,6 +123,22 @@ Variants (``--variants``, comma-separated names):
                        selection's first rules (the behaviour before session 62)
 ``prefixes-bonferroni`` the first rules are tried, each ``k`` held out at the level
                        divided among the ``k`` tried (Bonferroni)
+``one-init``           ``n_init=1``: one fit (the default before session 63; the
+                       default since makes three on small data and keeps the one of the
+                       lowest training objective)
+``five-inits``         ``n_init=5``
+``medoid-inits``       the fits' most typical kept instead of the lowest objective: the
+                       fit whose training predictions agree most with the others'
+                       (``_init_choice = "medoid"``)
+``restarts-3``         the learner fitted with 3 seeds (``random_state`` s, s + 1000,
+                       s + 2000; the first is the default fit), reported as rows
+                       ``first``, ``medoid-3`` (the fit whose training predictions agree
+                       most with the others'), ``train-best-3``, ``objective-best-3``
+                       (the lowest training objective) and ``vote-3`` (the
+                       majority vote: a reference point, not a rule set); see
+                       :func:`restart_rows`.  An experiment: does the most typical of a
+                       few fits generalise better than one?
+``restarts-5``         the same with 5 seeds (rows for 3 and 5)
 ``alpha-from-0.5``     CDPR: ``alpha`` chosen by cross-validation among 0.5-0.9 (0.4-0.9:
                        ``alpha-from-0.4``) instead of 0.6-0.9
 
@@ -224,6 +240,11 @@ VARIANTS = {
     "error-parts-50": {"_error_share": 0.5},
     "no-prefixes": {"_prefixes": False},
     "prefixes-bonferroni": {"_prefix_bonferroni": True},
+    "one-init": {"n_init": 1},
+    "five-inits": {"n_init": 5},
+    "medoid-inits": {"_init_choice": "medoid"},
+    "restarts-3": {"_restarts": 3},
+    "restarts-5": {"_restarts": 5},
     "alpha-from-0.5": {"alpha": [0.5, 0.6, 0.7, 0.8, 0.9]},
     "alpha-from-0.4": {"alpha": [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]},
 }
@@ -256,14 +277,16 @@ def _estimator(method: str, seed: int, params: dict):
     per_column = params.pop("_null_per_column", False)
     new_rule = params.pop("_new_rule_per_column", False)
     base = IMLIClassifier if method == "imli" else IMLIBClassifier
+    choice = params.pop("_init_choice", getattr(base, "_init_choice", None))
     if method == "imlib-paper":
         params["objective"] = "paper"
     cls = base if replace and not from_empty and not prune and not found \
-        and not per_column and not new_rule else type(
+        and not per_column and not new_rule \
+        and choice == getattr(base, "_init_choice", None) else type(
             f"{base.__name__}Variant", (base,),
             {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune,
              "_polish_found": found, "_null_per_column": per_column,
-             "_new_rule_per_column": new_rule})
+             "_new_rule_per_column": new_rule, "_init_choice": choice})
     return cls(random_state=seed, **params)
 
 
@@ -372,7 +395,12 @@ def run(job: tuple) -> dict:
     settle, error_share = rules_module.SETTLE_MISSING, base_module.ERROR_SHARE
     rules_module.SETTLE_MISSING = not params.pop("_no_settle", False)
     base_module.ERROR_SHARE = params.pop("_error_share", error_share)
+    restarts = params.pop("_restarts", None)
     try:
+        if restarts is not None:
+            base = {"method": method, "dataset": dataset, "seed": seed}
+            return restart_rows(lambda r: _estimator(method, seed + 1000 * r, params),
+                                X_train, y_train, X_test, y_test, restarts, base)
         start = time.process_time()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -420,6 +448,60 @@ class _GammaCV:
 
     def score(self, X, y):
         return self.est.score(X, y)
+
+
+def restart_rows(est_for, X_train, y_train, X_test, y_test, n: int, base: dict) -> list:
+    """Variants ``restarts-3`` and ``restarts-5``: the learner fitted ``n`` times, with
+    ``random_state`` seed, seed + 1000, ... (``est_for(r)``; the first is the default
+    fit), and one result row for each way of keeping one of the first ``k`` fits, for
+    ``k`` = 3 and 5 up to ``n``: ``first`` (the default fit alone), ``medoid-k`` (the fit
+    whose training predictions agree most with the others'; ties: the earlier),
+    ``train-best-k`` (the best training accuracy; ties: the earlier),
+    ``objective-best-k`` (the lowest whole-training objective of the final predictions,
+    ``data_fidelity * errors + literal weight * literals``; ties: the earlier) and ``vote-k`` (the
+    majority vote of the ``k`` fits, ties to the earliest fit's class: not a rule set, a
+    reference point for what the fits hold together)."""
+    fits, cpu = [], []
+    for r in range(n):
+        start = time.process_time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fits.append(est_for(r).fit(X_train, y_train))
+        cpu.append(time.process_time() - start)
+    train = np.array([f.predict(X_train) for f in fits])
+    test = np.array([f.predict(X_test) for f in fits])
+    y_train, y_test = np.asarray(y_train), np.asarray(y_test)
+
+    def row(variant, chosen_train, chosen_test, k, est):
+        return {**base, "variant": variant,
+                "test_acc": round(float(np.mean(chosen_test == y_test)), 4),
+                "train_acc": round(float(np.mean(chosen_train == y_train)), 4),
+                "cpu_s": round(sum(cpu[:k]), 3), **_size(est)}
+
+    def vote(preds):
+        out = preds[0].copy()
+        for j, column in enumerate(preds.T):
+            values, counts = np.unique(column, return_counts=True)
+            if counts.max() > 1:
+                out[j] = values[np.argmax(counts)]
+        return out
+
+    rows = [row("first", train[0], test[0], 1, fits[0])]
+    for k in (3, 5):
+        if k > n:
+            break
+        agree = [(train[:k] == p).mean(axis=1).sum() for p in train[:k]]
+        m = int(np.argmax(agree))
+        t = int(np.argmax((train[:k] == y_train).mean(axis=1)))
+        objective = [f.data_fidelity * np.count_nonzero(p != y_train)
+                     + f._literal_weight() * _size(f)["literals"]
+                     for f, p in zip(fits[:k], train[:k], strict=True)]
+        o = int(np.argmin(objective))
+        rows += [row(f"medoid-{k}", train[m], test[m], k, fits[m]),
+                 row(f"train-best-{k}", train[t], test[t], k, fits[t]),
+                 row(f"objective-best-{k}", train[o], test[o], k, fits[o]),
+                 row(f"vote-{k}", vote(train[:k]), vote(test[:k]), k, fits[0])]
+    return rows
 
 
 class _Flipped:
@@ -568,7 +650,8 @@ def main(argv: list[str] | None = None) -> None:
     jobs.sort(key=lambda j: (j[2] not in MULTICLASS + ("caravan", "stackoverflow")))
     with Pool(args.jobs) as pool:
         rows = pool.map(run, jobs, chunksize=1)
-    order = {v: i for i, v in enumerate(variants)}
+    rows = [r for row in rows for r in (row if isinstance(row, list) else [row])]
+    order = {v: i for i, v in enumerate(dict.fromkeys(r["variant"] for r in rows))}
     rows.sort(key=lambda r: (order[r["variant"]], r["dataset"], r["seed"]))
     print(write(rows, args.method, argv, args.out).read_text())
 
