@@ -149,10 +149,11 @@ class IMLIClassifier(IncrementalRuleClassifier):
     random_state : int, RandomState or None, default=None
         Shuffles the partitions and seeds the backends; an int makes ``fit``
         deterministic.  The rules depend on it: on one split of each of the 15 learner
-        sets, seeds 0-9 gave 6.4 distinct rule sets per set on average and test
-        accuracies 3.9 points apart (standard deviation 0.012; up to 11 points on
-        carData/Mroz), twice CDPR's spread (``benchmarks/results/seed_spread.md``).
-        Compare learners over several seeds.
+        sets, seeds 0-9 gave 6.5 distinct rule sets per set on average and test
+        accuracies 3.4 points apart (standard deviation 0.011; up to 11 points on
+        carData/Mroz), twice CDPR's spread (``benchmarks/results/seed_spread_inits.md``;
+        a single fit, ``n_init=1``: 3.9 points, ``seed_spread.md``).  Compare learners
+        over several seeds.
     multi_class : {"ovr", "error"}, default="ovr"
         One-vs-rest for more than two classes, or refuse them.
     rule_class : label or None, default=None

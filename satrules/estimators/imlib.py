@@ -137,8 +137,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
     random_state : int, RandomState or None, default=None
         Shuffles the partitions and seeds the backends; an int makes ``fit``
         deterministic.  Other seeds give other rules: on one split of each learner set,
-        6.3 distinct rule sets per 10 seeds, whose test accuracies lie 3.8 points apart
-        on average and 12 on carData/Mroz (``benchmarks/results/seed_spread.md``).
+        6.3 distinct rule sets per 10 seeds, whose test accuracies lie 3.0 points apart
+        on average and 11 on carData/Mroz (``benchmarks/results/seed_spread_inits.md``;
+        3.8 points with one fit, ``n_init=1``: ``seed_spread.md``).
     multi_class : {"ovr", "error"}, default="ovr"
         One-vs-rest for more than two classes (one rule set per class), or refuse them.
     rule_class : label or None, default=None
