@@ -159,8 +159,9 @@ RARE_SHARE = 0.25
 #: the best rules so far get wrong (:func:`error_partitions`; 0: random partitions only)
 ERROR_SHARE = 0.0
 
-#: ``n_init="auto"``: this many independent fits, the most typical kept (three gained
-#: 0.2-0.5 points of test accuracy on four pools of data sets; docs/benchmarks.md) ...
+#: ``n_init="auto"``: this many independent fits, the one of the lowest whole-training
+#: objective kept (three gained 0.1-0.7 points of test accuracy for IMLI and IMLIB on
+#: every pool of data sets measured; docs/benchmarks.md, "Several fits") ...
 AUTO_INITS = 3
 #: ... when (classes learned) x (rows) x (binary columns) is at most this, fewer above:
 #: a two-class 20,000 x 100 table (~900 binary columns, 18 million) gets three fits, a
