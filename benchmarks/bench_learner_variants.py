@@ -459,8 +459,9 @@ def restart_rows(est_for, X_train, y_train, X_test, y_test, n: int, base: dict) 
     ``train-best-k`` (the best training accuracy; ties: the earlier),
     ``objective-best-k`` (the lowest whole-training objective of the final predictions,
     ``data_fidelity * errors + literal weight * literals``; ties: the earlier) and ``vote-k`` (the
-    majority vote of the ``k`` fits, ties to the earliest fit's class: not a rule set, a
-    reference point for what the fits hold together)."""
+    majority vote of the ``k`` fits: the class most fits predict, the first in sorted
+    order when classes tie with two or more votes each, the first fit's when no class
+    has two; not a rule set, a reference point for what the fits hold together)."""
     fits, cpu = [], []
     for r in range(n):
         start = time.process_time()
