@@ -162,3 +162,18 @@ def test_cli_n_init(tmp_path, capsys):
     assert main(["learn", str(path), "--target", "label", "--method", "imli", "--n-init",
                  "0"]) == 2
     assert "expected a positive whole number or auto, got '0'" in capsys.readouterr().err
+
+
+def test_row_weights_judge_the_fits_by_their_weighted_errors(monkeypatch):
+    """With ``sample_weight``, the fit kept has the lowest ``data_fidelity *`` (weight of the
+    rows it gets wrong) ``+ literals``, the weighted objective every candidate is judged by."""
+    seen = _recording_inits(monkeypatch)
+    X, y = _data(11)
+    w = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
+    clf = IMLIClassifier(n_init=3, random_state=2, backend="rc2").fit(X, y, sample_weight=w)
+    (inits,) = seen
+    Xb = clf.binarizer_.transform(X)
+    weights = w / w.mean()   # the rows' weights as the fit uses them (mean 1)
+    cost = [clf.data_fidelity * weights[np.where(init[1].evaluate(Xb), "b", "a") != y].sum()
+            + init[1].n_literals for init in inits]
+    assert clf.best_partition_["init"] == int(np.argmin(cost))
