@@ -892,7 +892,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                         self._null_test(fitted, records, Xb, y_idx, weights)
                         init = {c: (fitted[c], init[c][1], records[c]) for c in group}
                     inits.append(init)
-                kept.update(inits[self._kept_init(inits, Xb, y_idx, weights, group, ovr)])
+                kept.update(inits[self._kept_init(inits, Xb, y_idx, weights)])
         finally:
             close = getattr(bar, "close", None)
             if close is not None:
@@ -901,35 +901,44 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         self.time_limit_reached_ = budget["stopped"]
         return self
 
+    def _combined_predictions(self, fitted: dict, Xb: np.ndarray, y: np.ndarray,
+                              weights: np.ndarray | None = None) -> np.ndarray:
+        """The class index the rules of ``fitted`` (class index -> rules) predict for each
+        row of ``Xb``: two classes, the class described where its rules hold and the other
+        elsewhere; one-vs-rest, in the class order and with the default that suit the
+        training labels ``y`` best (:func:`choose_class_order`), as the fit concludes."""
+        if len(fitted) == 1:
+            (c,) = fitted
+            return np.where(fitted[c].evaluate(Xb), c, 1 - c)
+        fires = np.stack([fitted[c].evaluate(Xb) for c in fitted], axis=1)
+        return _ordered_predict(fires, *choose_class_order(fires, y, self.class_counts_,
+                                                           weights))
+
     def _kept_init(self, inits: list, Xb: np.ndarray, y_idx: np.ndarray,
-                   weights: np.ndarray | None, group: list, ovr: bool) -> int:
+                   weights: np.ndarray | None) -> int:
         """The index of the init to keep among ``inits`` (each: class -> (rules,
-        solutions, record) for the classes of ``group``), the earlier on a tie: the one
+        solutions, record) for the classes of one group), the earlier on a tie: the one
         of the lowest whole-training objective of its predictions (``data_fidelity *``
         the rows it gets wrong ``+`` the literal weight ``*`` its literals), or with
         ``_init_choice = "medoid"`` the one whose training predictions agree with the
         others' on the most rows."""
         if len(inits) == 1:
             return 0
-        predicted, literals = [], []
-        for init in inits:
-            self._conclude(init, Xb, y_idx, weights, group, group[0] if not ovr else None,
-                           ovr)
-            predicted.append(self._predict_fires(self._evaluate(Xb)))
-            literals.append(sum(init[c][0].n_literals for c in group))
-        predicted = np.array(predicted)
+        predicted = np.array([self._combined_predictions(
+            {c: fit[0] for c, fit in init.items()}, Xb, y_idx, weights) for init in inits])
         if self._init_choice == "medoid":
             return int(np.argmax([np.count_nonzero(predicted == p) for p in predicted]))
-        wrong = predicted != self.classes_[y_idx]
+        wrong = predicted != y_idx
         errors = wrong.sum(axis=1) if weights is None else wrong @ weights
-        cost = float(self.data_fidelity) * errors + self._literal_weight() * np.array(literals)
+        literals = np.array([sum(fit[0].n_literals for fit in init.values()) for init in inits])
+        cost = float(self.data_fidelity) * errors + self._literal_weight() * literals
         return int(np.argmin(cost))
 
     def _conclude(self, fits: dict, Xb: np.ndarray, y_idx: np.ndarray,
                   weights: np.ndarray | None, targets: list, described: int | None,
                   ovr: bool) -> None:
         """Set the fitted attributes from ``fits`` (class -> (rules, solutions, record));
-        any number of times: the records are copied, not changed."""
+        the records are copied, not changed."""
         fitted = {c: f[0] for c, f in fits.items()}
         solutions = {c: f[1] for c, f in fits.items()}
         records = {c: dict(f[2]) for c, f in fits.items()}
@@ -985,14 +994,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         is the weighted sign test (:func:`~satrules.estimators._polish.significant`)."""
         if all(r.never_true or r.always_true for r in fitted.values()):
             return   # already a constant
-        if len(fitted) == 1:
-            (c,) = fitted
-            predicted = np.where(fitted[c].evaluate(Xb), c, 1 - c)
-        else:
-            fires = np.stack([fitted[c].evaluate(Xb) for c in fitted], axis=1)
-            predicted = _ordered_predict(fires, *choose_class_order(fires, y,
-                                                                    self.class_counts_,
-                                                                    weights))
+        predicted = self._combined_predictions(fitted, Xb, y, weights)
         totals = self.class_counts_ if weights is None else \
             np.bincount(y, weights=weights, minlength=len(self.class_counts_))
         majority = int(np.argmax(totals))
@@ -1285,10 +1287,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
 
     def predict(self, X: Any) -> np.ndarray:
         """Return the predicted class of every row of ``X``."""
-        return self._predict_fires(self._fires(X))
-
-    def _predict_fires(self, fires: np.ndarray) -> np.ndarray:
-        """The predicted classes of rows whose rules fire as ``fires`` says (``_evaluate``)."""
+        fires = self._fires(X)
         if fires.shape[1] == 1:
             return self.classes_[self._region_classes()[fires[:, 0].astype(np.intp)]]
         order, default = self._class_order()

@@ -49,7 +49,7 @@ from satrules.binarize import (
     warn_missing_codes,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
-from satrules.estimators._base import PROGRESS_DELAY
+from satrules.estimators._base import PROGRESS_DELAY, _bonferroni
 from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._explain import ExplainMixin, append_by_group, pick
 from satrules.estimators._json import RuleFileMixin
@@ -969,7 +969,6 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         w = np.ones(len(labels)) if weights is None else weights
         longest = max((max(pred, default=0) for _, pred in folds), default=0)
         if self._prefix_bonferroni and longest > 1:   # the level split among the k tried
-            from satrules.estimators._base import _bonferroni
             level = _bonferroni(level, longest)
         best, best_acc = {}, -math.inf
         for k in range(1, longest + 1):
