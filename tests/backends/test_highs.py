@@ -285,3 +285,32 @@ def test_a_failing_progress_does_not_end_the_solve():
 def test_progress_must_be_callable():
     with pytest.raises(EncodingError, match="progress must be callable"):
         HiGHSBackend(progress=3)
+
+
+def _false_optimum_model() -> tuple[Model, dict]:
+    """The choice among the pooled rules of three IMLI fits (ISLR/Carseats) on which HiGHS
+    1.16, started from ``hint``, answered "optimal, objective 83": the hint itself, which
+    costs 85 (the true optimum, which HiGHS finds without the start)."""
+    m = Model()
+    m.new_vars("v", 8)
+    for lits, w in [((2,), 10), ((2, 5), 10), ((2, 3), 10), ((2, 3, 5), 90),
+                    ((2, 3, 4, 5), 10), ((1,), 10), ((1, 4, 6), 1120), ((1, 3, 5), 10),
+                    ((1, 3, 4, 6), 20), ((1, 2, 5), 10), ((1, 2, 3, 5), 20),
+                    ((1, 2, 3, 4, 5, 6), 30), ((-5,), 20), ((-3,), 20), ((-2,), 20),
+                    ((-1,), 70), ((-7,), 20), ((-8,), 30), ((-1,), 1), ((-2,), 3), ((-3,), 2),
+                    ((-4,), 2), ((-5,), 3), ((-6,), 2)]:
+        m.add_soft(lits, w)
+    for clause in [(-2, 7), (-3, 7), (-2, 8), (-3, 8), (-5, 8)]:
+        m.add_hard(clause)
+    m.add_cardinality([1, 2, 3, 4, 5, 6], "<=", 4)
+    return m, {v: v in (5, 6, 8) for v in range(1, 9)}
+
+
+@needs_highs
+def test_a_false_optimum_from_a_start_is_solved_again_without_it():
+    """A start solution HiGHS returns as optimal below its own cost is not an answer: the
+    backend solves again without the start and returns the proven optimum."""
+    model, hint = _false_optimum_model()
+    sol = HiGHSBackend().solve(model, hint=hint)
+    assert sol.status is Status.OPTIMAL and sol.cost == sol.reported_cost == 85
+    assert registry.solve(model, backend="bruteforce").cost == 85
