@@ -124,12 +124,20 @@ Variants (``--variants``, comma-separated names):
 ``prefixes-bonferroni`` the first rules are tried, each ``k`` held out at the level
                        divided among the ``k`` tried (Bonferroni)
 ``one-init``           ``n_init=1``: one fit (the default before session 63; the
-                       default since makes three on small data and keeps the one of the
-                       lowest training objective)
+                       default since makes three on small data and keeps the best subset
+                       of their rules)
 ``five-inits``         ``n_init=5``
 ``medoid-inits``       the fits' most typical kept instead of the lowest objective: the
                        fit whose training predictions agree most with the others'
                        (``_init_choice = "medoid"``)
+``best-init``          the fit of the lowest training objective kept as it is, without
+                       choosing among the rules of all the fits (the default of session
+                       63; ``_init_choice = "objective"``)
+``pool-fits-bound``    the rules chosen from all the fits' rules are at most as many as
+                       the largest fit has (``_pool_bound = "fits"``, the default since
+                       session 64)
+``pool-limit-bound``   at most ``n_rules + extra_rules`` of them (``"limit"``; the
+                       default while ``variants_imli_pool_two`` was measured)
 ``restarts-3``         the learner fitted with 3 seeds (``random_state`` s, s + 1000,
                        s + 2000; the first is the default fit), reported as rows
                        ``first``, ``medoid-3`` (the fit whose training predictions agree
@@ -243,6 +251,9 @@ VARIANTS = {
     "one-init": {"n_init": 1},
     "five-inits": {"n_init": 5},
     "medoid-inits": {"_init_choice": "medoid"},
+    "best-init": {"_init_choice": "objective"},
+    "pool-fits-bound": {"_pool_bound": "fits"},
+    "pool-limit-bound": {"_pool_bound": "limit"},
     "restarts-3": {"_restarts": 3},
     "restarts-5": {"_restarts": 5},
     "alpha-from-0.5": {"alpha": [0.5, 0.6, 0.7, 0.8, 0.9]},
@@ -278,15 +289,18 @@ def _estimator(method: str, seed: int, params: dict):
     new_rule = params.pop("_new_rule_per_column", False)
     base = IMLIClassifier if method == "imli" else IMLIBClassifier
     choice = params.pop("_init_choice", getattr(base, "_init_choice", None))
+    bound = params.pop("_pool_bound", getattr(base, "_pool_bound", None))
     if method == "imlib-paper":
         params["objective"] = "paper"
     cls = base if replace and not from_empty and not prune and not found \
         and not per_column and not new_rule \
-        and choice == getattr(base, "_init_choice", None) else type(
+        and choice == getattr(base, "_init_choice", None) \
+        and bound == getattr(base, "_pool_bound", None) else type(
             f"{base.__name__}Variant", (base,),
             {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune,
              "_polish_found": found, "_null_per_column": per_column,
-             "_new_rule_per_column": new_rule, "_init_choice": choice})
+             "_new_rule_per_column": new_rule, "_init_choice": choice,
+             "_pool_bound": bound})
     return cls(random_state=seed, **params)
 
 

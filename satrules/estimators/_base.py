@@ -63,9 +63,17 @@ class; ``best_partition_`` and ``fit_history_`` record where it came from.  Each
 solve is warm-started with the best rules so far realised on its partition
 (``_hint_rules``), falling back to the encoder's own hint.
 
+Several fits (``n_init``): each draws its own partition shuffles in turn from
+``random_state`` and ends in its own rules.  Their rules are pooled and the subset
+of the lowest whole-training objective, no more rules than the largest fit has, is
+found exactly (:mod:`satrules.encoders.subset`, one small selection model per class);
+it is kept when the predictions it makes beat the best fit's and pass the null test,
+otherwise the fit of the lowest objective is kept.
+
 Time budget: ``time_limit`` is the total for one ``fit``, binarization
 included.  Each solve gets the time left divided by the number of solves left
-(partitions x passes x one-vs-rest problems), so time a fast partition leaves
+(partitions x passes x one-vs-rest problems x fits, plus one pool solve per class
+with several fits), so time a fast partition leaves
 unused carries over; once the time is up no further partition is started.  A
 partition that times out with a solution (``FEASIBLE``) contributes the best
 rules found: the engine's answer, or the warm start when that costs less; one
@@ -98,8 +106,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from satrules._progress import progress
-from satrules.backends.registry import solve
+from satrules.backends.registry import choose_backend, solve
 from satrules.binarize import ThresholdBinarizer, duplicate_names
+from satrules.encoders.subset import decode_subset, encode_subset, hint_subset
 from satrules.estimators._checks import (
     check_label_types,
     check_missing_labels,
@@ -115,6 +124,7 @@ from satrules.estimators._weights import (
     fit_weights,
     kept_weights,
     partition_weights,
+    scaled_fidelity,
 )
 from satrules.exceptions import BackendError, warn
 from satrules.ir import Status, make_solution
@@ -159,9 +169,9 @@ RARE_SHARE = 0.25
 #: the best rules so far get wrong (:func:`error_partitions`; 0: random partitions only)
 ERROR_SHARE = 0.0
 
-#: ``n_init="auto"``: this many independent fits, the one of the lowest whole-training
-#: objective kept (three gained 0.1-0.7 points of test accuracy for IMLI and IMLIB on
-#: every pool of data sets measured; docs/benchmarks.md, "Several fits") ...
+#: ``n_init="auto"``: this many independent fits, their rules pooled (the best of
+#: three gained 0.1-0.7 points of test accuracy for IMLI and IMLIB on every pool of data
+#: sets measured; docs/benchmarks.md, "Several fits") ...
 AUTO_INITS = 3
 #: ... when (classes learned) x (rows) x (binary columns) is at most this, fewer above:
 #: a two-class 20,000 x 100 table (~900 binary columns, 18 million) gets three fits, a
@@ -623,9 +633,15 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     #: parameters added after model files were first written, with the value that gives
     #: the behaviour of the files' fits; a file without one loads with that value
     _OLDER_FILE_PARAMS = {"extra_rules": 0, "n_init": 1}
-    #: which of ``n_init`` fits is kept: ``"objective"``, the lowest whole-training
-    #: objective; ``"medoid"``, the most typical (an experiment; docs/benchmarks.md)
-    _init_choice = "objective"
+    #: what ``n_init`` fits give: ``"pool"``, the best subset of all their rules when it
+    #: beats the fit of the lowest whole-training objective, else that fit;
+    #: ``"objective"``, that fit; ``"medoid"``, the most typical fit (the last two are
+    #: experiments; docs/benchmarks.md)
+    _init_choice = "pool"
+    #: the most rules the pool may keep: ``"fits"``, as many as the largest of the fits
+    #: has; ``"limit"``, ``n_rules + extra_rules`` (an experiment: as accurate, 0.8 more
+    #: literals, docs/benchmarks.md "Rules pooled from the fits")
+    _pool_bound = "fits"
     #: a rare class fills a quarter of every partition (:func:`balanced_partitions`);
     #: off, partitions keep the class ratio, as in the papers
     _balance_partitions = True
@@ -864,8 +880,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                        desc="partitions" if len(targets) == 1 else
                        f"partitions ({len(targets)} classes)" if ovr else
                        "partitions (rules for each class)")
-        budget = {"deadline": deadline, "left": total, "stopped": False, "steps": iter(bar),
-                  "passes": self.n_passes_}
+        # with several fits, one more (small) solve per class chooses from their rules
+        pooled = len(targets) if n_init > 1 and self._init_choice == "pool" else 0
+        budget = {"deadline": deadline, "left": total + pooled, "stopped": False,
+                  "steps": iter(bar), "passes": self.n_passes_}
         # the classes learned and judged together: one-vs-rest, all of them; two classes,
         # the one described -- or with rule_class="auto" each class on its own, drawing
         # as a fit of it alone would
@@ -892,7 +910,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                         self._null_test(fitted, records, Xb, y_idx, weights)
                         init = {c: (fitted[c], init[c][1], records[c]) for c in group}
                     inits.append(init)
-                kept.update(inits[self._kept_init(inits, Xb, y_idx, weights)])
+                chosen = inits[self._kept_init(inits, Xb, y_idx, weights)]
+                if self._init_choice == "pool" and len(inits) > 1:
+                    chosen = self._pooled_init(inits, chosen, Xb, y_idx, weights, budget)
+                kept.update(chosen)
         finally:
             close = getattr(bar, "close", None)
             if close is not None:
@@ -933,6 +954,87 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         literals = np.array([sum(fit[0].n_literals for fit in init.values()) for init in inits])
         cost = float(self.data_fidelity) * errors + self._literal_weight() * literals
         return int(np.argmin(cost))
+
+    def _pooled_init(self, inits: list, chosen: dict, Xb: np.ndarray, y_idx: np.ndarray,
+                     weights: np.ndarray | None, budget: dict) -> dict:
+        """The best rules of the pool of every fit's rules: for each class of ``chosen``
+        (class -> (rules, solutions, record), the fit kept), the subset of the rules all
+        ``inits`` found for it with the lowest whole-training objective, no more of them
+        than the largest fit has (``_pool_bound``; :mod:`satrules.encoders.subset`,
+        solved exactly); kept instead of ``chosen`` when the predictions they make
+        together have a lower objective and pass the null test.  A deadline that has
+        passed, or a solve without an answer, keeps ``chosen``."""
+        if budget["stopped"] or (budget["deadline"] is not None
+                                 and time.monotonic() >= budget["deadline"]):
+            return chosen
+        fitted = {}
+        for c, (rules, _, _) in chosen.items():
+            pooled = self._pooled_rules([init[c][0] for init in inits], rules, Xb,
+                                        y_idx == c, weights, budget)
+            if pooled is None:   # no answer within the time limit
+                return chosen
+            fitted[c] = pooled
+        before = {c: fit[0] for c, fit in chosen.items()}
+        if self._combined_cost(fitted, Xb, y_idx, weights) >= \
+                self._combined_cost(before, Xb, y_idx, weights):
+            return chosen
+        records = {c: {**chosen[c][2], "pooled_from": chosen[c][2]["objective"],
+                       "objective": self._objective(fitted[c], Xb, y_idx == c, weights)}
+                   for c in chosen}
+        if self._null_test_on():
+            self._null_test(fitted, records, Xb, y_idx, weights)
+            if any("not_significant" in record for record in records.values()):
+                return chosen
+        return {c: (fitted[c], chosen[c][1], records[c]) for c in chosen}
+
+    def _combined_cost(self, fitted: dict, Xb: np.ndarray, y_idx: np.ndarray,
+                       weights: np.ndarray | None) -> float:
+        """The whole-training objective of the predictions the rules of ``fitted`` (class
+        index -> rules) make together: ``data_fidelity *`` the rows (their weight) they get
+        wrong ``+`` the literal weight ``*`` their literals."""
+        wrong = self._combined_predictions(fitted, Xb, y_idx, weights) != y_idx
+        errors = np.count_nonzero(wrong) if weights is None else float(wrong @ weights)
+        return float(self.data_fidelity) * errors + self._literal_weight() * sum(
+            rules.n_literals for rules in fitted.values())
+
+    def _pooled_rules(self, sets: list, kept: RuleSet, Xb: np.ndarray, y: np.ndarray,
+                      weights: np.ndarray | None, budget: dict) -> RuleSet | None:
+        """The subset of the rules of ``sets`` (one class's rule sets, one per fit) of the
+        lowest objective on ``(Xb, y)``, the rules ``kept`` as the solve's warm start;
+        None when the solve found no answer within the time limit."""
+        kind, m = kept.kind, Xb.shape[1]
+        index, terms = {}, []
+        for rules in sets:
+            for rule in rules.rules:
+                index.setdefault(frozenset(rule.literals), len(terms))
+                if len(index) > len(terms):
+                    terms.append(rule)
+        values, target = RuleSet(terms, kind, m).rule_values(Xb), y
+        if kind == "cnf":   # De Morgan: a CNF fails where one of its clauses fails
+            values, target = ~values, ~y
+        fidelity, row_weights = (self.data_fidelity, None) if weights is None else \
+            (scaled_fidelity(self.data_fidelity), partition_weights(weights))
+        most = max(r.n_rules for r in sets) if self._pool_bound == "fits" else \
+            int(self.n_rules) + int(getattr(self, "extra_rules", 0))
+        enc = encode_subset(values, target, [len(rule) for rule in terms], fidelity,
+                            self._literal_weight(), most, sample_weight=row_weights)
+        hint = hint_subset(enc.layout, [index[frozenset(rule.literals)] for rule in kept.rules])
+        # a selection model, whatever engine solves the partitions: solved by the one
+        # "auto" picks for selection models (HiGHS first).  RC2 was still searching after
+        # minutes on a noisy 9,262-row set (AER/STAR), where thousands of errors make as
+        # many cores; HiGHS took 0.35 s, CP-SAT 0.22 s.
+        time_limit = self._solve_time(budget)
+        name = choose_backend(enc.model, time_limit, selection=True)
+        with paused_gc():
+            sol = solve(enc.model, backend=name, time_limit=time_limit, seed=0, hint=hint)
+        budget["left"] -= 1
+        if sol.status is Status.ERROR:
+            raise BackendError(f"{sol.backend or name} returned {sol.status.value} on the "
+                               f"pooled rules: {sol.message}")
+        if not sol.status.is_feasible:
+            return None
+        chosen = decode_subset(enc.layout, sol)
+        return RuleSet([terms[i] for i in chosen], kind, m).named(self.binarizer_.conditions_)
 
     def _conclude(self, fits: dict, Xb: np.ndarray, y_idx: np.ndarray,
                   weights: np.ndarray | None, targets: list, described: int | None,

