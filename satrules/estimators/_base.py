@@ -1003,11 +1003,12 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         lowest objective on ``(Xb, y)``, the rules ``kept`` as the solve's warm start;
         None when the solve found no answer within the time limit."""
         kind, m = kept.kind, Xb.shape[1]
-        index, terms = {}, []
+        index, terms = {}, []   # each distinct rule once (its literals, in any order)
         for rules in sets:
             for rule in rules.rules:
-                index.setdefault(frozenset(rule.literals), len(terms))
-                if len(index) > len(terms):
+                key = frozenset(rule.literals)
+                if key not in index:
+                    index[key] = len(terms)
                     terms.append(rule)
         values, target = RuleSet(terms, kind, m).rule_values(Xb), y
         if kind == "cnf":   # De Morgan: a CNF fails where one of its clauses fails
