@@ -150,7 +150,7 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--partition-size", "partition_size", int, "samples per partition (IMLI, IMLIB)"),
     ("--n-passes", "n_passes", int, "passes over the partitions (IMLI, IMLIB; default 2)"),
     ("--n-init", "n_init", init_value,
-     "independent fits, the one of the lowest training objective kept (IMLI, IMLIB; "
+     "independent fits, their rules pooled and the best subset kept (IMLI, IMLIB; "
      "default auto: 3 on small and medium data, fewer on large; 1 is the papers' "
      "single fit)"),
     ("--max-literals", "max_literals_per_rule", int, "literals per rule l (IMLIB)"),

@@ -945,15 +945,12 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         others' on the most rows."""
         if len(inits) == 1:
             return 0
-        predicted = np.array([self._combined_predictions(
-            {c: fit[0] for c, fit in init.items()}, Xb, y_idx, weights) for init in inits])
+        rules = [{c: fit[0] for c, fit in init.items()} for init in inits]
         if self._init_choice == "medoid":
+            predicted = np.array([self._combined_predictions(r, Xb, y_idx, weights)
+                                  for r in rules])
             return int(np.argmax([np.count_nonzero(predicted == p) for p in predicted]))
-        wrong = predicted != y_idx
-        errors = wrong.sum(axis=1) if weights is None else wrong @ weights
-        literals = np.array([sum(fit[0].n_literals for fit in init.values()) for init in inits])
-        cost = float(self.data_fidelity) * errors + self._literal_weight() * literals
-        return int(np.argmin(cost))
+        return int(np.argmin([self._combined_cost(r, Xb, y_idx, weights) for r in rules]))
 
     def _pooled_init(self, inits: list, chosen: dict, Xb: np.ndarray, y_idx: np.ndarray,
                      weights: np.ndarray | None, budget: dict) -> dict:
