@@ -110,7 +110,7 @@ def test_sparse_columns_are_checked_dense():
 
 def test_complex_columns_are_refused():
     X = pd.DataFrame({"z": np.arange(N) * 1j, "s": list("abcabc")})
-    with pytest.raises(ValueError, match="Complex data not supported"):
+    with pytest.raises(ValueError, match=r"Complex data not supported: column\(s\) \['z'\]$"):
         validate_columns(_Classifier(), X, Y, reset=True)
 
 
