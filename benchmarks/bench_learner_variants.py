@@ -138,6 +138,14 @@ Variants (``--variants``, comma-separated names):
                        session 64)
 ``pool-limit-bound``   at most ``n_rules + extra_rules`` of them (``"limit"``; the
                        default while ``variants_imli_pool_two`` was measured)
+``pool-polish``        the rules chosen from all the fits' rules polished again (single-
+                       literal moves, each held to the sign test, as every fit's rules
+                       are) before they are compared with the best fit
+                       (``_pool_polish``)
+``pool-single-1``      a rule only one of the fits found costs one error more in the
+                       choice from all the fits' rules, which replaces the best fit
+                       whenever the null test allows (``_pool_single``; ``-2``, ``-5``:
+                       two, five errors)
 ``restarts-3``         the learner fitted with 3 seeds (``random_state`` s, s + 1000,
                        s + 2000; the first is the default fit), reported as rows
                        ``first``, ``medoid-3`` (the fit whose training predictions agree
@@ -254,6 +262,10 @@ VARIANTS = {
     "best-init": {"_init_choice": "objective"},
     "pool-fits-bound": {"_pool_bound": "fits"},
     "pool-limit-bound": {"_pool_bound": "limit"},
+    "pool-polish": {"_pool_polish": True},
+    "pool-single-1": {"_pool_single": 1.0},
+    "pool-single-2": {"_pool_single": 2.0},
+    "pool-single-5": {"_pool_single": 5.0},
     "restarts-3": {"_restarts": 3},
     "restarts-5": {"_restarts": 5},
     "alpha-from-0.5": {"alpha": [0.5, 0.6, 0.7, 0.8, 0.9]},
@@ -290,17 +302,20 @@ def _estimator(method: str, seed: int, params: dict):
     base = IMLIClassifier if method == "imli" else IMLIBClassifier
     choice = params.pop("_init_choice", getattr(base, "_init_choice", None))
     bound = params.pop("_pool_bound", getattr(base, "_pool_bound", None))
+    pool_polish = params.pop("_pool_polish", False)
+    pool_single = params.pop("_pool_single", 0.0)
     if method == "imlib-paper":
         params["objective"] = "paper"
     cls = base if replace and not from_empty and not prune and not found \
-        and not per_column and not new_rule \
+        and not per_column and not new_rule and not pool_polish and not pool_single \
         and choice == getattr(base, "_init_choice", None) \
         and bound == getattr(base, "_pool_bound", None) else type(
             f"{base.__name__}Variant", (base,),
             {"_polish_replace": replace, "_polish_from_empty": from_empty, "_prune": prune,
              "_polish_found": found, "_null_per_column": per_column,
              "_new_rule_per_column": new_rule, "_init_choice": choice,
-             "_pool_bound": bound})
+             "_pool_bound": bound, "_pool_polish": pool_polish,
+             "_pool_single": pool_single})
     return cls(random_state=seed, **params)
 
 

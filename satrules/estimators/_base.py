@@ -642,6 +642,13 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     #: has; ``"limit"``, ``n_rules + extra_rules`` (an experiment: as accurate, 0.8 more
     #: literals, docs/benchmarks.md "Rules pooled from the fits")
     _pool_bound = "fits"
+    #: the pooled rules polished again before they are compared with the best fit (an
+    #: experiment: ``pool-polish`` in bench_learner_variants)
+    _pool_polish = False
+    #: a rule only one of the fits found costs this many errors more in the pool's
+    #: choice, which then replaces the best fit whenever the null test allows (an
+    #: experiment: ``pool-single-1``, ``pool-single-2`` in bench_learner_variants)
+    _pool_single = 0.0
     #: a rare class fills a quarter of every partition (:func:`balanced_partitions`);
     #: off, partitions keep the class ratio, as in the papers
     _balance_partitions = True
@@ -912,7 +919,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     inits.append(init)
                 chosen = inits[self._kept_init(inits, Xb, y_idx, weights)]
                 if self._init_choice == "pool" and len(inits) > 1:
-                    chosen = self._pooled_init(inits, chosen, Xb, y_idx, weights, budget)
+                    chosen = self._pooled_init(inits, chosen, Xb, y_idx, weights, budget, own)
                 kept.update(chosen)
         finally:
             close = getattr(bar, "close", None)
@@ -953,7 +960,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         return int(np.argmin([self._combined_cost(r, Xb, y_idx, weights) for r in rules]))
 
     def _pooled_init(self, inits: list, chosen: dict, Xb: np.ndarray, y_idx: np.ndarray,
-                     weights: np.ndarray | None, budget: dict) -> dict:
+                     weights: np.ndarray | None, budget: dict, own: dict | None = None) -> dict:
         """The best rules of the pool of every fit's rules: for each class of ``chosen``
         (class -> (rules, solutions, record), the fit kept), the subset of the rules all
         ``inits`` found for it with the lowest whole-training objective, no more of them
@@ -970,9 +977,13 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                                         y_idx == c, weights, budget)
             if pooled is None:   # no answer within the time limit
                 return chosen
+            if self._pool_polish and getattr(self, "polish", False):
+                pooled = self._polished(pooled, pooled.n_rules + int(self.extra_rules),
+                                        _bool_view(Xb), y_idx == c, weights,
+                                        None if own is None else own[c], budget["deadline"])
             fitted[c] = pooled
         before = {c: fit[0] for c, fit in chosen.items()}
-        if self._combined_cost(fitted, Xb, y_idx, weights) >= \
+        if not self._pool_single and self._combined_cost(fitted, Xb, y_idx, weights) >= \
                 self._combined_cost(before, Xb, y_idx, weights):
             return chosen
         records = {c: {**chosen[c][2], "pooled_from": chosen[c][2]["objective"],
@@ -1001,9 +1012,11 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         None when the solve found no answer within the time limit."""
         kind, m = kept.kind, Xb.shape[1]
         index, terms = {}, []   # each distinct rule once (its literals, in any order)
+        found = {}   # how many fits found each
         for rules in sets:
             for rule in rules.rules:
                 key = frozenset(rule.literals)
+                found[key] = found.get(key, 0) + 1
                 if key not in index:
                     index[key] = len(terms)
                     terms.append(rule)
@@ -1014,7 +1027,11 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             (scaled_fidelity(self.data_fidelity), partition_weights(weights))
         most = max(r.n_rules for r in sets) if self._pool_bound == "fits" else \
             int(self.n_rules) + int(getattr(self, "extra_rules", 0))
-        enc = encode_subset(values, target, [len(rule) for rule in terms], fidelity,
+        extra = round(float(self._pool_single) * float(self.data_fidelity)
+                      / self._literal_weight())
+        sizes = [len(rule) + (extra if found[frozenset(rule.literals)] == 1 else 0)
+                 for rule in terms]
+        enc = encode_subset(values, target, sizes, fidelity,
                             self._literal_weight(), most, sample_weight=row_weights)
         hint = hint_subset(enc.layout, [index[frozenset(rule.literals)] for rule in kept.rules])
         # a selection model, whatever engine solves the partitions: solved by the one
@@ -1252,17 +1269,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 starts.append((RuleSet([], best.kind, Xb.shape[1]), int(self.n_rules)))
             if self._polish_found and best_at["constant"] is not None and found is not None:
                 starts.append((found, found.n_rules))
-            seen = _ColumnView(Xb.shape[1], polish_columns)
             for start, max_rules in starts:
-                narrowed = seen.narrow(start)
-                pview = seen if narrowed is not None else _ColumnView(Xb.shape[1], None)
-                polished = self._final_rules(pview.widen(polish_rules(
-                    start if narrowed is None else narrowed, pview.take(Xbool), y,
-                    self.data_fidelity, self._literal_weight(),
-                    max_literals=self._max_literals(), max_rules=max_rules,
-                    deadline=budget["deadline"], min_z=z, replace=self._polish_replace,
-                    sign_test=self.sign_test, sample_weight=weights,
-                    new_rule_z=self._level(self._new_rule_per_column, Xb.shape[1]))))
+                polished = self._polished(start, max_rules, Xbool, y, weights,
+                                          polish_columns, budget["deadline"])
                 obj = self._objective(polished, Xb, y, weights)
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
@@ -1278,6 +1287,23 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                  "the better of 'always true' and 'always false' on the training data" +
                  (", then polished" if polish else ""), RuntimeWarning)
         return best.named(conditions), solutions, record
+
+    def _polished(self, start: RuleSet, max_rules: int, Xbool: np.ndarray, y: np.ndarray,
+                  weights: np.ndarray | None, polish_columns: np.ndarray | None,
+                  deadline: float | None) -> RuleSet:
+        """``start`` polished on the training rows ``Xbool`` (bool) for ``y``, with at most
+        ``max_rules`` rules, over the columns ``polish_columns`` (None: all of them; all of
+        them too when ``start`` uses another)."""
+        seen = _ColumnView(Xbool.shape[1], polish_columns)
+        narrowed = seen.narrow(start)
+        pview = seen if narrowed is not None else _ColumnView(Xbool.shape[1], None)
+        return self._final_rules(pview.widen(polish_rules(
+            start if narrowed is None else narrowed, pview.take(Xbool), y,
+            self.data_fidelity, self._literal_weight(),
+            max_literals=self._max_literals(), max_rules=max_rules, deadline=deadline,
+            min_z=float(getattr(self, "significance", 0.0)), replace=self._polish_replace,
+            sign_test=self.sign_test, sample_weight=weights,
+            new_rule_z=self._level(self._new_rule_per_column, Xbool.shape[1]))))
 
     # ---------------------------------------------------------------- predict
     def _binarized(self, X: Any) -> np.ndarray:

@@ -313,3 +313,47 @@ def test_the_pool_is_solved_by_the_selection_engine(monkeypatch):
     assert {b for _, b, _ in calls[:-1]} == {"rc2"}
     assert backend == choose_backend(model, None, selection=True) != "rc2"
     assert model.evaluate(hint)
+
+
+@pytest.mark.parametrize("make", MAKERS)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_a_rule_one_fit_found_can_be_priced_out_of_the_pool(make, seed):
+    """Experiment ``_pool_single``: a rule only one fit found costs that many errors more
+    in the pool's choice.  Priced far above every error, the pooled rules (kept whenever
+    the null test allows) are rules two or more fits found; with none, the constant."""
+    with pytest.MonkeyPatch.context() as mp:
+        seen = _recording_inits(mp)
+        mp.setattr(base.IncrementalRuleClassifier, "_pool_single", 1e4)
+        X, y = _data(seed)
+        clf = make(n_init=3, random_state=seed).fit(X, y)
+    (inits,) = seen
+    found = {}
+    for init in inits:
+        for rule in init[1].rules:
+            found[frozenset(rule.literals)] = found.get(frozenset(rule.literals), 0) + 1
+    if "pooled_from" in clf.best_partition_:
+        assert all(found[frozenset(rule.literals)] >= 2 for rule in clf.rules_.rules)
+    else:   # turned down by the null test: the best fit, as without the experiment
+        assert "not_significant" in clf.best_partition_ or any(
+            clf.rules_.rules == init[1].rules for init in inits)
+
+
+def test_polishing_the_pool_never_raises_its_objective(monkeypatch):
+    """Experiment ``_pool_polish``: the pooled rules are polished again before they are
+    compared with the best fit, so (without the null test, which could turn either down)
+    the objective kept is at most the one kept without it, and polished pooled rules are
+    kept on some of these noisy sets."""
+    pooled = 0
+    for seed in range(6):
+        X, y = _data(seed)
+        plain = IMLIClassifier(n_init=3, random_state=seed, backend="rc2",
+                               null_test=False).fit(X, y)
+        with monkeypatch.context() as mp:
+            mp.setattr(base.IncrementalRuleClassifier, "_pool_polish", True)
+            polished = IMLIClassifier(n_init=3, random_state=seed, backend="rc2",
+                                      null_test=False).fit(X, y)
+        objective = polished.best_partition_["objective"]
+        assert objective <= plain.best_partition_["objective"] + 1e-9
+        pooled += "pooled_from" in polished.best_partition_
+    assert pooled
