@@ -146,6 +146,8 @@ Variants (``--variants``, comma-separated names):
                        choice from all the fits' rules, which replaces the best fit
                        whenever the null test allows (``_pool_single``; ``-2``, ``-5``:
                        two, five errors)
+``held-out-null``      ``null_test="held-out"``: the rules must also beat the constant
+                       on the rows held out in a 3-fold cross-validation of the learner
 ``restarts-3``         the learner fitted with 3 seeds (``random_state`` s, s + 1000,
                        s + 2000; the first is the default fit), reported as rows
                        ``first``, ``medoid-3`` (the fit whose training predictions agree
@@ -263,6 +265,7 @@ VARIANTS = {
     "pool-fits-bound": {"_pool_bound": "fits"},
     "pool-limit-bound": {"_pool_bound": "limit"},
     "pool-polish": {"_pool_polish": True},
+    "held-out-null": {"null_test": "held-out"},
     "pool-single-1": {"_pool_single": 1.0},
     "pool-single-2": {"_pool_single": 2.0},
     "pool-single-5": {"_pool_single": 5.0},

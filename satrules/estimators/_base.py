@@ -96,6 +96,7 @@ import copy
 import math
 import numbers
 import time
+import warnings
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping
 from typing import Any
@@ -168,6 +169,11 @@ RARE_SHARE = 0.25
 #: from the second pass on, this share of every partition's rows is drawn from the rows
 #: the best rules so far get wrong (:func:`error_partitions`; 0: random partitions only)
 ERROR_SHARE = 0.0
+
+#: ``null_test="held-out"``: the folds of its cross-validation, and the most training
+#: rows it uses (a sample, every class kept, above)
+HELD_OUT_FOLDS = 3
+HELD_OUT_MAX_ROWS = 5_000
 
 #: ``n_init="auto"``: this many independent fits, their rules pooled (the best of
 #: three gained 0.1-0.7 points of test accuracy for IMLI and IMLIB on every pool of data
@@ -601,6 +607,26 @@ def _check_unique_columns(X: Any) -> None:
             raise ValueError(f"duplicate column names: {dups}")
 
 
+def _where_tested(record: dict) -> str:
+    """Where the null test turned the rules of a fit record down: ``"on rows held out"``
+    (``null_test="held-out"``) or ``"on the training data"``."""
+    held_out = record.get("held_out_test") or {}
+    return "on rows held out" if held_out.get("passed") is False else "on the training data"
+
+
+def _class_sample(y_index: np.ndarray, size: int, least: int,
+                  rng: np.random.RandomState) -> np.ndarray:
+    """Indices of about ``size`` rows drawn at random from ``rng``, sorted, each class in
+    its share of the rows but at least ``least`` of its rows (all of them when it has
+    fewer)."""
+    chosen = []
+    for c in np.unique(y_index):
+        rows = np.flatnonzero(y_index == c)
+        take = min(len(rows), max(least, int(round(size * len(rows) / len(y_index)))))
+        chosen.append(rng.choice(rows, take, replace=False))
+    return np.sort(np.concatenate(chosen))
+
+
 def _bonferroni(z: float, m: int) -> float:
     """The z level of a one-sided test at ``z``'s level divided among ``m`` tests."""
     from scipy.stats import norm
@@ -722,6 +748,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                                             or not self.time_limit > 0):
             raise ValueError(f"time_limit must be positive seconds or None, got "
                              f"{self.time_limit!r}")
+        if not isinstance(self.null_test, bool) and self.null_test != "held-out":
+            raise ValueError(f"null_test must be True, False or 'held-out', got "
+                             f"{self.null_test!r}")
         if self.anchor not in ("previous", "best"):
             raise ValueError(f"anchor must be 'previous' or 'best', got {self.anchor!r}")
         if self.multi_class not in ("ovr", "error"):
@@ -925,6 +954,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             close = getattr(bar, "close", None)
             if close is not None:
                 close()
+        if self.null_test == "held-out" and self._null_test_on():
+            self._held_out_null_test(kept, X, y_idx, Xb, weights, rng, deadline)
         self._conclude(kept, Xb, y_idx, weights, targets, described, ovr)
         self.time_limit_reached_ = budget["stopped"]
         return self
@@ -1119,8 +1150,15 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                                                              Xb.shape[1]),
                           self.sign_test, weights)[2]:
             return
+        self._to_constant(fitted, records, Xb, y, weights, majority)
+
+    def _to_constant(self, fitted: dict, records: dict, Xb: np.ndarray, y: np.ndarray,
+                     weights: np.ndarray | None, majority: int) -> None:
+        """Replace the rules of every class of ``fitted`` by a constant prediction of the
+        class ``majority`` (binary: that constant rule set; one-vs-rest: no class fires),
+        each class's record kept under ``"not_significant"``; in place."""
         false, true = self._trivial_rule_sets(Xb.shape[1])
-        for c in fitted:   # binary: the majority constant; one-vs-rest: no class fires
+        for c in fitted:
             const = true if len(fitted) == 1 and majority == c else false
             history = records[c].pop("history")
             records[c] = {"pass": None, "partition": None,
@@ -1129,6 +1167,97 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                           "history": history,
                           "not_significant": records[c]}
             fitted[c] = const.named(self.binarizer_.conditions_)
+
+    def _held_out_null_test(self, kept: dict, X: Any, y_idx: np.ndarray, Xb: np.ndarray,
+                            weights: np.ndarray | None, rng: np.random.RandomState,
+                            deadline: float | None) -> None:
+        """``null_test="held-out"``: the rules of ``kept`` (class -> (rules, solutions,
+        record)) must also beat the constant on rows they were not learned on.
+
+        A stratified ``HELD_OUT_FOLDS``-fold cross-validation of this estimator on the
+        training rows (a sample of ``HELD_OUT_MAX_ROWS`` of them at most, every class
+        kept), each fold fitted with these parameters and ``null_test=False`` on its own
+        rows (binarization included), gives out-of-fold predictions; they are held to the
+        sign test against each fold's constant (the most frequent class of its training
+        rows, by weight).  When they fail it, every class's rules become the constant of
+        the whole training set, as when the training-row test fails.  The verdict is
+        recorded in each class's record as ``"held_out_test"`` (``fixed``, ``broken``,
+        ``passed``; or ``"skipped"`` with the reason, and the rules kept, when a class has
+        a single row or the time limit leaves no time).  ``kept`` changes in place."""
+        from sklearn.base import clone
+        from sklearn.model_selection import StratifiedKFold
+
+        fitted = {c: fit[0] for c, fit in kept.items()}
+        records = {c: dict(fit[2]) for c, fit in kept.items()}
+        if "not_significant" in next(iter(records.values())) or \
+                all(r.never_true or r.always_true for r in fitted.values()):
+            return   # already a constant
+        rows = np.arange(len(y_idx)) if len(y_idx) <= HELD_OUT_MAX_ROWS else \
+            _class_sample(y_idx, HELD_OUT_MAX_ROWS, HELD_OUT_FOLDS, rng)   # every class kept
+        labels = y_idx[rows]
+        counts = np.bincount(labels)
+        w = np.ones(len(rows)) if weights is None else weights[rows]
+        skipped = None
+        if counts[counts > 0].min() < 2:
+            skipped = "a class has a single training row"
+        elif deadline is not None and time.monotonic() >= deadline:
+            skipped = "the time limit left no time"
+        verdict: dict = {"skipped": skipped}
+        if skipped is None:
+            folds = StratifiedKFold(min(HELD_OUT_FOLDS, int(counts[counts > 0].min())),
+                                    shuffle=True, random_state=int(rng.randint(2**31 - 1)))
+            predicted, constant = labels.copy(), labels.copy()
+            take = X.iloc if hasattr(X, "iloc") else X
+            splits = list(folds.split(np.zeros(len(rows)), labels))
+            for k, (train, test) in enumerate(splits):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    verdict = {"skipped": "the time limit left no time"}
+                    break
+                fold = clone(self).set_params(
+                    null_test=False, class_weight=None,
+                    random_state=int(rng.randint(2**31 - 1)),
+                    time_limit=None if left is None else left / (len(splits) - k))
+                constant[test] = int(np.argmax(np.bincount(
+                    labels[train], weights=w[train], minlength=len(self.classes_))))
+                with warnings.catch_warnings():   # the fit's own warnings were given
+                    warnings.simplefilter("ignore")
+                    try:
+                        fold.fit(take[rows[train]], self.classes_[labels[train]],
+                                 sample_weight=None if weights is None else w[train])
+                        predicted[test] = np.searchsorted(
+                            self.classes_, fold.predict(take[rows[test]]))
+                    except ValueError:   # every column constant on the fold's rows, or
+                        # a value its binarizer cannot read (a blank in a column of
+                        # durations there): no rule, the fold's constant
+                        predicted[test] = constant[test]
+            else:
+                fixed, broken, passed = beats_constant(
+                    predicted, labels, constant, float(self.significance), self.sign_test,
+                    None if weights is None else w)
+                verdict = {"fixed": fixed, "broken": broken, "passed": passed}
+        if verdict.get("skipped"):
+            warn(f"null_test='held-out': the held-out test was not made "
+                 f"({verdict['skipped']}); the rules passed the training-row test",
+                 RuntimeWarning)
+        for record in records.values():
+            record["held_out_test"] = verdict
+        if verdict.get("passed", True):
+            for c in kept:
+                kept[c] = (kept[c][0], kept[c][1], records[c])
+            return
+        majority = int(np.argmax(np.bincount(y_idx, weights=weights,
+                                             minlength=len(self.classes_))))
+        # two classes: each class's rules on their own (rule_class="auto" keeps both),
+        # as the training-row test judges them
+        for group in [list(kept)] if len(self.classes_) > 2 else [[c] for c in kept]:
+            part, part_records = {c: fitted[c] for c in group}, {c: records[c] for c in group}
+            self._to_constant(part, part_records, Xb, y_idx, weights, majority)
+            fitted.update(part)
+            records.update(part_records)
+        for c in kept:
+            records[c]["held_out_test"] = verdict
+            kept[c] = (fitted[c], kept[c][1], records[c])
 
     def _solve_time(self, budget: dict) -> float | None:
         if budget["deadline"] is None:
@@ -1444,9 +1573,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         if isinstance(self.rules_, RuleSet):
             described, other = self._binary_classes()
             text = self.rules_.binary_text(self.classes_[described], self.classes_[other])
-            if "not_significant" in (getattr(self, "best_partition_", None) or {}):
-                text += ("\n(The rules learned were not significantly better on the "
-                         "training data; null_test=False keeps them.)")
+            record = getattr(self, "best_partition_", None) or {}
+            if "not_significant" in record:
+                text += (f"\n(The rules learned were not significantly better "
+                         f"{_where_tested(record)}; null_test=False keeps them.)")
             return text
         order, default = self._class_order()
 
@@ -1455,7 +1585,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         if records and all("not_significant" in r for r in records):
             return "\n\n".join(blocks) + (
                 f"\n\nAlways {self.classes_[default]}: the rules learned were not "
-                "significantly better on the training data; null_test=False keeps them.")
+                f"significantly better {_where_tested(next(iter(records)))}; "
+                "null_test=False keeps them.")
         if all(r.never_true for r in self.rules_.values()):   # as report.rules_text says
             return "\n\n".join(blocks) + f"\n\nAlways {self.classes_[default]}."
         return "\n\n".join(blocks) + (

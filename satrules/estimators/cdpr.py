@@ -49,7 +49,7 @@ from satrules.binarize import (
     warn_missing_codes,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
-from satrules.estimators._base import PROGRESS_DELAY, _bonferroni
+from satrules.estimators._base import PROGRESS_DELAY, _bonferroni, _class_sample
 from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._explain import ExplainMixin, append_by_group, pick
 from satrules.estimators._json import RuleFileMixin
@@ -411,18 +411,6 @@ def grouped_column_names(name: str, labels: tuple) -> list[str]:
     """The encoded columns of a grouped feature: its name with two classes (one column,
     the second class's rate), ``name[label]`` per class with more."""
     return [name] if len(labels) == 1 else [f"{name}[{label}]" for label in labels]
-
-
-def _class_sample(y_index, size, least, rng):
-    """Indices of about ``size`` rows drawn at random from ``rng``, sorted, each class in
-    its share of the rows but at least ``least`` of its rows (all of them when it has
-    fewer)."""
-    chosen = []
-    for c in np.unique(y_index):
-        rows = np.flatnonzero(y_index == c)
-        take = min(len(rows), max(least, int(round(size * len(rows) / len(y_index)))))
-        chosen.append(rng.choice(rows, take, replace=False))
-    return np.sort(np.concatenate(chosen))
 
 
 class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMixin,

@@ -1,0 +1,203 @@
+"""``null_test="held-out"`` of IMLI and IMLIB: the rules must also beat the constant on
+rows held out in a 3-fold cross-validation of the learner on the training rows.
+
+On labels drawn independently of X the training-row test is passed by rules chosen on
+those very rows (they fit the noise); the out-of-fold predictions of fits that never saw
+the rows do not beat the constant, and the rules are turned down.  On a real signal the
+test passes and the rules are those of the default fit.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, load_wine
+
+import satrules.estimators._base as base
+from satrules import IMLIBClassifier, IMLIClassifier
+
+MAKERS = [
+    lambda **kw: IMLIClassifier(backend="rc2", **kw),
+    lambda **kw: IMLIBClassifier(backend="rc2", **kw),
+]
+
+
+def _noise(seed: int, n: int = 300, p: int = 10):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, p)), columns=[f"x{i}" for i in range(p)])
+    return X, np.where(rng.random(n) < 0.5, "no", "yes")
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_rules_fitted_to_noise_are_turned_down(make):
+    """On these noise tables the training-row test keeps rules (the defect the option
+    answers); the held-out test turns them down, records why, and says so in the text."""
+    kept_by_training = 0
+    for seed in range(3):
+        X, y = _noise(seed)
+        plain = make(random_state=seed).fit(X, y)
+        kept_by_training += plain.rules_.n_literals > 0
+        clf = make(random_state=seed, null_test="held-out").fit(X, y)
+        assert clf.rules_.n_literals == 0
+        record = clf.best_partition_
+        if "held_out_test" in record:   # turned down here, not by the training rows
+            verdict = record["held_out_test"]
+            assert verdict["passed"] is False and verdict["fixed"] + verdict["broken"] > 0
+            assert record["not_significant"]["held_out_test"] == verdict
+            assert "not significantly better on rows held out" in clf.to_text()
+        majority = max(set(y), key=list(y).count)
+        assert (clf.predict(X) == majority).all()
+    assert kept_by_training >= 2
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_a_real_signal_keeps_the_default_fit(make):
+    """Breast cancer: the held-out test passes by far, and the rules, their record and
+    the predictions are the default fit's (the folds draw after the fit)."""
+    X, y = load_breast_cancer(return_X_y=True)
+    plain = make(random_state=0).fit(X, y)
+    clf = make(random_state=0, null_test="held-out").fit(X, y)
+    verdict = clf.best_partition_.pop("held_out_test")
+    assert verdict["passed"] and verdict["fixed"] > 5 * verdict["broken"]
+    assert clf.rules_ == plain.rules_
+    assert clf.best_partition_ == plain.best_partition_
+    assert (clf.predict(X) == plain.predict(X)).all()
+
+
+def test_the_folds_fit_on_rows_they_then_predict_not(monkeypatch):
+    """Each fold is fitted (binarization included) on two thirds of the rows, with the
+    test off, and predicts the other third; every row is predicted once."""
+    seen = []
+    real_fit = base.IncrementalRuleClassifier.fit
+
+    def recording(self, X, y, sample_weight=None):
+        if self.null_test is False:
+            seen.append(set(X.index))
+        return real_fit(self, X, y, sample_weight)
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording)
+    X, y = _noise(5, n=90)
+    IMLIClassifier(random_state=0, backend="rc2", null_test="held-out").fit(X, y)
+    assert len(seen) == 3
+    held = [set(X.index) - rows for rows in seen]
+    assert all(len(h) == 30 for h in held)
+    assert set().union(*held) == set(X.index)
+
+
+def test_more_classes_are_tested_on_their_combined_predictions():
+    """Wine (3 classes): the held-out test passes, once for all classes (the same verdict
+    in every class's record), and the rules are the default fit's."""
+    X, y = load_wine(return_X_y=True)
+    plain = IMLIClassifier(random_state=1).fit(X, y)
+    clf = IMLIClassifier(random_state=1, null_test="held-out").fit(X, y)
+    verdicts = [record.pop("held_out_test") for record in clf.best_partition_.values()]
+    assert verdicts[0]["passed"] and all(v == verdicts[0] for v in verdicts)
+    assert clf.rules_ == plain.rules_
+
+
+def test_weighted_rows_reach_the_folds(monkeypatch):
+    """With row weights (here a class weight) each fold gets its rows' weights as
+    ``sample_weight`` and no class weight of its own (it would count twice)."""
+    seen = []
+    real_fit = base.IncrementalRuleClassifier.fit
+
+    def recording(self, X, y, sample_weight=None):
+        if self.null_test is False:
+            seen.append((self.class_weight, sample_weight))
+        return real_fit(self, X, y, sample_weight)
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording)
+    X, y = _noise(6, n=90)
+    IMLIClassifier(random_state=0, backend="rc2", null_test="held-out",
+                   class_weight={"yes": 3.0}).fit(X, y)
+    assert len(seen) == 3
+    for class_weight, weights in seen:
+        assert class_weight is None and weights is not None and len(set(weights)) == 2
+
+
+def test_a_class_of_one_row_skips_the_test_with_a_warning():
+    """Nothing can be held out of a class of one row: the rules keep the training-row
+    verdict, with a warning and the reason recorded."""
+    X, y = load_breast_cancer(return_X_y=True)
+    y = np.where(y == 1, "benign", "malignant").astype(object)
+    y[0] = "rare"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = IMLIClassifier(random_state=0, null_test="held-out").fit(X, y)
+    assert any("held-out test was not made" in str(w.message) for w in caught)
+    records = clf.best_partition_.values()
+    assert all(r["held_out_test"] == {"skipped": "a class has a single training row"}
+               for r in records)
+
+
+@pytest.mark.parametrize("bad", ["yes", "held_out", 1.5, None])
+def test_bad_null_test_is_refused(bad):
+    X, y = _noise(0, n=40, p=2)
+    with pytest.raises(ValueError, match="null_test must be True, False or 'held-out'"):
+        IMLIClassifier(null_test=bad).fit(X, y)
+
+
+def test_the_option_survives_a_model_file(tmp_path):
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = IMLIBClassifier(random_state=0, null_test="held-out").fit(X, y)
+    back = IMLIBClassifier.load(clf.save(tmp_path / "m.json"))
+    assert back.null_test == "held-out"
+    assert back.best_partition_["held_out_test"] == clf.best_partition_["held_out_test"]
+    assert (back.predict(X) == clf.predict(X)).all()
+
+
+def test_a_fold_that_cannot_read_its_held_out_rows_predicts_its_constant():
+    """A column of hours and minutes with one blank: the whole fit drops it (not all
+    values are times), but the fold whose training rows miss the blank reads durations
+    and cannot read the blank when it predicts.  That fold's rows get its constant (no
+    rule), and the fit goes on."""
+    rng = np.random.default_rng(0)
+    n = 90
+    times = [f"{h}:{m:02d}" for h, m in zip(rng.integers(8, 18, n), rng.integers(0, 60, n),
+                                             strict=True)]
+    times[5] = " "
+    x = rng.normal(size=n)
+    X, y = pd.DataFrame({"x": x, "t": times}), np.where(x > 0, "a", "b")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = IMLIClassifier(random_state=0).fit(X, y)
+        clf = IMLIClassifier(random_state=0, null_test="held-out").fit(X, y)
+    verdict = clf.best_partition_.pop("held_out_test")
+    assert verdict["passed"] and verdict["fixed"] + verdict["broken"] < n
+    assert clf.rules_ == plain.rules_
+
+
+def test_large_data_is_tested_on_a_sample_that_keeps_every_class(monkeypatch):
+    """Above ``HELD_OUT_MAX_ROWS`` rows the cross-validation runs on a sample of that
+    many, a rare class kept (at least one row per fold)."""
+    seen = []
+    real_fit = base.IncrementalRuleClassifier.fit
+
+    def recording(self, X, y, sample_weight=None):
+        if self.null_test is False:
+            seen.append(list(y))
+        return real_fit(self, X, y, sample_weight)
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording)
+    monkeypatch.setattr(base, "HELD_OUT_MAX_ROWS", 60)
+    X, y = _noise(7, n=300)
+    y = y.astype(object)
+    y[:4] = "rare"
+    IMLIClassifier(random_state=0, backend="rc2", null_test="held-out").fit(X, y)
+    assert len(seen) == 3
+    assert all(len(labels) <= 45 and "rare" in labels for labels in seen)
+
+
+def test_rule_class_auto_turned_down_predicts_the_majority():
+    """``rule_class="auto"`` learns rules for both classes; turned down, the fit predicts
+    the majority class on every row, whichever class's (constant) rules are kept."""
+    for seed in range(3):
+        X, y = _noise(seed)
+        clf = IMLIClassifier(random_state=seed, backend="rc2", rule_class="auto",
+                             null_test="held-out").fit(X, y)
+        majority = max(set(y), key=list(y).count)
+        assert clf.rules_.n_literals == 0
+        assert (clf.predict(X) == majority).all()
