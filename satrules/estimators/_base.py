@@ -854,6 +854,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         """
         start = time.monotonic()   # time_limit covers the whole fit, binarization included
         deadline = None if self.time_limit is None else start + self.time_limit
+        # null_test="held-out" fits three folds of two thirds of the rows after the fit:
+        # about twice its work, so the fit itself gets a third of the time limit
+        end = deadline if deadline is None or self.null_test != "held-out" else \
+            start + self.time_limit / 3
         self._check_common_params()
         self._check_params()
         _check_unique_columns(X)
@@ -918,7 +922,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                        "partitions (rules for each class)")
         # with several fits, one more (small) solve per class chooses from their rules
         pooled = len(targets) if n_init > 1 and self._init_choice == "pool" else 0
-        budget = {"deadline": deadline, "left": total + pooled, "stopped": False,
+        budget = {"deadline": end, "left": total + pooled, "stopped": False,
                   "steps": iter(bar), "passes": self.n_passes_}
         # the classes learned and judged together: one-vs-rest, all of them; two classes,
         # the one described -- or with rule_class="auto" each class on its own, drawing
@@ -931,7 +935,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 inits = []
                 for k in range(n_init):
                     if k > 0 and (budget["stopped"] or (
-                            deadline is not None and time.monotonic() >= deadline)):
+                            end is not None and time.monotonic() >= end)):
                         budget["stopped"] = True
                         break
                     init = {}
@@ -955,7 +959,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             if close is not None:
                 close()
         if self.null_test == "held-out" and self._null_test_on():
-            self._held_out_null_test(kept, X, y_idx, Xb, weights, rng, deadline)
+            if self._held_out_null_test(kept, X, y_idx, Xb, weights, rng, deadline):
+                budget["stopped"] = True   # a fold stopped at its share of the limit
         self._conclude(kept, Xb, y_idx, weights, targets, described, ovr)
         self.time_limit_reached_ = budget["stopped"]
         return self
@@ -1170,9 +1175,11 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
 
     def _held_out_null_test(self, kept: dict, X: Any, y_idx: np.ndarray, Xb: np.ndarray,
                             weights: np.ndarray | None, rng: np.random.RandomState,
-                            deadline: float | None) -> None:
+                            deadline: float | None) -> bool:
         """``null_test="held-out"``: the rules of ``kept`` (class -> (rules, solutions,
-        record)) must also beat the constant on rows they were not learned on.
+        record)) must also beat the constant on rows they were not learned on.  Return
+        whether a fold stopped at the time limit (each gets an equal share of the time
+        left).
 
         A stratified ``HELD_OUT_FOLDS``-fold cross-validation of this estimator on the
         training rows (a sample of ``HELD_OUT_MAX_ROWS`` of them at most, every class
@@ -1191,17 +1198,17 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         records = {c: dict(fit[2]) for c, fit in kept.items()}
         if "not_significant" in next(iter(records.values())) or \
                 all(r.never_true or r.always_true for r in fitted.values()):
-            return   # already a constant
+            return False   # already a constant
         rows = np.arange(len(y_idx)) if len(y_idx) <= HELD_OUT_MAX_ROWS else \
             _class_sample(y_idx, HELD_OUT_MAX_ROWS, HELD_OUT_FOLDS, rng)   # every class kept
         labels = y_idx[rows]
         counts = np.bincount(labels)
         w = np.ones(len(rows)) if weights is None else weights[rows]
-        skipped = None
+        skipped, stopped = None, False
         if counts[counts > 0].min() < 2:
             skipped = "a class has a single training row"
         elif deadline is not None and time.monotonic() >= deadline:
-            skipped = "the time limit left no time"
+            skipped, stopped = "the time limit left no time", True
         verdict: dict = {"skipped": skipped}
         if skipped is None:
             folds = StratifiedKFold(min(HELD_OUT_FOLDS, int(counts[counts > 0].min())),
@@ -1212,7 +1219,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             for k, (train, test) in enumerate(splits):
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
-                    verdict = {"skipped": "the time limit left no time"}
+                    verdict, stopped = {"skipped": "the time limit left no time"}, True
                     break
                 fold = clone(self).set_params(
                     null_test=False, class_weight=None,
@@ -1227,6 +1234,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                                  sample_weight=None if weights is None else w[train])
                         predicted[test] = np.searchsorted(
                             self.classes_, fold.predict(take[rows[test]]))
+                        stopped = stopped or fold.time_limit_reached_
                     except ValueError:   # every column constant on the fold's rows, or
                         # a value its binarizer cannot read (a blank in a column of
                         # durations there): no rule, the fold's constant
@@ -1245,7 +1253,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         if verdict.get("passed", True):
             for c in kept:
                 kept[c] = (kept[c][0], kept[c][1], records[c])
-            return
+            return stopped
         majority = int(np.argmax(np.bincount(y_idx, weights=weights,
                                              minlength=len(self.classes_))))
         # two classes: each class's rules on their own (rule_class="auto" keeps both),
@@ -1258,6 +1266,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         for c in kept:
             records[c]["held_out_test"] = verdict
             kept[c] = (fitted[c], kept[c][1], records[c])
+        return stopped
 
     def _solve_time(self, budget: dict) -> float | None:
         if budget["deadline"] is None:

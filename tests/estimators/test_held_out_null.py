@@ -201,3 +201,38 @@ def test_rule_class_auto_turned_down_predicts_the_majority():
         majority = max(set(y), key=list(y).count)
         assert clf.rules_.n_literals == 0
         assert (clf.predict(X) == majority).all()
+
+
+def test_a_time_limit_is_shared_between_the_fit_and_its_folds(monkeypatch):
+    """Under ``time_limit`` the fit's own solves get a third of it (the folds are about
+    twice its work) and each fold an equal share of what is left.  The clock is a fake
+    that moves only when a fold ends (by the whole of its share), so nothing here depends
+    on the machine's speed."""
+    clock = [1000.0]
+    monkeypatch.setattr(base.time, "monotonic", lambda: clock[0])
+    deadlines, limits = [], []
+    real_fit_binary = base.IncrementalRuleClassifier._fit_binary
+    real_fit = base.IncrementalRuleClassifier.fit
+
+    def recording_binary(self, Xb, y, n_parts, rng, budget, *args, **kwargs):
+        if self.null_test == "held-out":
+            deadlines.append(budget["deadline"])
+        return real_fit_binary(self, Xb, y, n_parts, rng, budget, *args, **kwargs)
+
+    def recording_fit(self, X, y, sample_weight=None):
+        if self.null_test is not False:
+            return real_fit(self, X, y, sample_weight)
+        limits.append(self.time_limit)
+        fitted = real_fit(self, X, y, sample_weight)
+        clock[0] += self.time_limit
+        return fitted
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "_fit_binary", recording_binary)
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording_fit)
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = IMLIClassifier(random_state=0, backend="rc2", null_test="held-out",
+                         time_limit=90.0).fit(X, y)
+    assert deadlines and set(deadlines) == {1030.0}
+    assert limits == [30.0, 30.0, 30.0]
+    assert clf.best_partition_["held_out_test"]["passed"]
+    assert clf.time_limit_reached_ is False
