@@ -1248,21 +1248,19 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             warn(f"null_test='held-out': the held-out test was not made "
                  f"({verdict['skipped']}); the rules passed the training-row test",
                  RuntimeWarning)
-        for record in records.values():
+        for record in records.values():   # turned down, under "not_significant" too
             record["held_out_test"] = verdict
-        if verdict.get("passed", True):
-            for c in kept:
-                kept[c] = (kept[c][0], kept[c][1], records[c])
-            return stopped
-        majority = int(np.argmax(np.bincount(y_idx, weights=weights,
-                                             minlength=len(self.classes_))))
-        # two classes: each class's rules on their own (rule_class="auto" keeps both),
-        # as the training-row test judges them
-        for group in [list(kept)] if len(self.classes_) > 2 else [[c] for c in kept]:
-            part, part_records = {c: fitted[c] for c in group}, {c: records[c] for c in group}
-            self._to_constant(part, part_records, Xb, y_idx, weights, majority)
-            fitted.update(part)
-            records.update(part_records)
+        if not verdict.get("passed", True):
+            majority = int(np.argmax(np.bincount(y_idx, weights=weights,
+                                                 minlength=len(self.classes_))))
+            # two classes: each class's rules on their own (rule_class="auto" keeps
+            # both), as the training-row test judges them
+            for group in [list(kept)] if len(self.classes_) > 2 else [[c] for c in kept]:
+                part = {c: fitted[c] for c in group}
+                part_records = {c: records[c] for c in group}
+                self._to_constant(part, part_records, Xb, y_idx, weights, majority)
+                fitted.update(part)
+                records.update(part_records)
         for c in kept:
             records[c]["held_out_test"] = verdict
             kept[c] = (fitted[c], kept[c][1], records[c])

