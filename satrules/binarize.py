@@ -25,8 +25,9 @@ dtypes allowed) into a 0/1 matrix ``Xb`` whose column ``c`` means
   each level among the column's categories, at observed levels, printed as levels
   (``stage <= II``, negation ``stage > II``); at transform a value that is not one of
   the levels reads as a missing value (with a warning);
-* **date** feature (``datetime64`` values, date or datetime objects, or strings that
-  are all ISO 8601 dates such as ``2004-01-31``): threshold columns as for an ordinal
+* **date** feature (``datetime64`` values, date or datetime objects, pandas ``Period``
+  values -- the day the period starts --, or strings that are all ISO 8601 dates such as
+  ``2004-01-31``): threshold columns as for an ordinal
   feature, on the days since 1970-01-01, at observed days, printed as dates
   (``visit <= 2004-01-31``); at transform the values must be dates too;
 * **duration** feature (``timedelta64`` values, timedelta objects, or strings that are
@@ -940,9 +941,10 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     """Classify one column: ``("numeric", floats)``, ``("date", days)``, ``("duration",
     days)``, ``("quantity", (unit, floats))``, ``("categorical", None)`` or ``("id", why)``.
 
-    A **date** column holds only dates (``datetime64``, date or datetime objects, or ISO
-    8601 strings such as ``2004-01-31``; see :func:`satrules.rules.date_days`); its values
-    are returned as days since 1970-01-01, and it is never ID-like.
+    A **date** column holds only dates (``datetime64``, date or datetime objects, pandas
+    ``Period`` values, or ISO 8601 strings such as ``2004-01-31``; see
+    :func:`satrules.rules.date_days`); its values are returned as days since 1970-01-01,
+    and it is never ID-like.
 
     ``values`` are the column's non-missing values.  A column is **ID-like** (to be
     dropped) when it is categorical with more distinct values than the level limit

@@ -111,7 +111,8 @@ def date_days(values: np.ndarray, order: str | None = None) -> np.ndarray | None
     """Return non-missing date ``values`` as days since 1970-01-01 (float64), or None.
 
     Dates are numpy ``datetime64`` values, ``datetime.date`` / ``datetime.datetime`` /
-    ``pandas.Timestamp`` objects (time zones converted to UTC), or ISO 8601 strings
+    ``pandas.Timestamp`` objects (time zones converted to UTC), ``pandas.Period`` objects
+    (the day the period starts: ``2018-02`` is 2018-02-01), or ISO 8601 strings
     (``2004-01-31``, optionally with a time ``13:45`` or ``13:45:10``, and then optionally
     a UTC offset, ``Z`` or ``+01:00``, converted to UTC), or strings with an English month
     name and a four-digit year (``Feb-2018``, ``1993 May``, ``5 January 2020``, ``Jan 5,
@@ -142,13 +143,16 @@ def date_days(values: np.ndarray, order: str | None = None) -> np.ndarray | None
     >>> date_days(np.array(["1970-01-02", "soon"], dtype=object)) is None
     True
     """
-    days, items = _temporal(values, "M", _ISO_DATE, datetime.date | np.datetime64)
+    import pandas as pd
+
+    days, items = _temporal(values, "M", _ISO_DATE, datetime.date | np.datetime64 | pd.Period)
     if days is None and items is None:
         items = _written_dates(values, order)
     if items is None:
         return days
-    import pandas as pd
-
+    if any(isinstance(v, pd.Period) for v in set(items)):   # a period: the day it starts
+        starts = {v: v.start_time for v in set(items) if isinstance(v, pd.Period)}
+        items = [starts.get(v, v) for v in items]
     options = {"format": "ISO8601"} if isinstance(items[0], str) else {}
     try:
         stamps = pd.to_datetime(pd.Series(items, dtype=object), utc=True, **options)

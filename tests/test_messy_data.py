@@ -887,11 +887,13 @@ def visits(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
 
 @pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
 @pytest.mark.parametrize("form", ["datetime64", "iso-strings", "utc-strings", "month-names",
-                                  "us-strings", "year-first-strings", "timestamps"])
+                                  "us-strings", "year-first-strings", "timestamps",
+                                  "periods"])
 def test_dates_are_ordered_features_printed_as_dates(est, form):
     """A date column (datetime64, ISO strings -- with a UTC offset too, as R writes times to
     CSV files: carData/MplsStops, mosaicData/Birthdays --, year-first strings with slashes
-    as openintro/mn_police_use_of_force writes its times, or Timestamp objects; NaT missing)
+    as openintro/mn_police_use_of_force writes its times, Timestamp objects, or a pandas
+    Period column; NaT missing)
     is neither an error nor an ID: the rules cut it at a date, print that date, and predict
     alike whichever of the forms the dates come in at predict."""
     X, y = visits()
@@ -901,7 +903,8 @@ def test_dates_are_ordered_features_printed_as_dates(est, form):
              "month-names": X.assign(visit=X["visit"].dt.strftime("%d %b %Y")),
              "us-strings": X.assign(visit=X["visit"].dt.strftime("%m/%d/%Y")),
              "year-first-strings": X.assign(visit=X["visit"].dt.strftime("%Y/%m/%d %H:%M:%S")),
-             "timestamps": X.assign(visit=X["visit"].astype(object))}
+             "timestamps": X.assign(visit=X["visit"].astype(object)),
+             "periods": X.assign(visit=X["visit"].dt.to_period("D"))}
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)   # no column dropped as ID-like
         est.fit(forms[form], y)
@@ -1004,6 +1007,22 @@ def test_month_name_dates():
     # ISO dates and month names read alike at predict
     same = X.assign(issued=X["issued"].replace({"Jan-2018": "2018-01-01"}))
     assert (tb.transform(same) == tb.transform(X)).all()
+
+
+def test_periods_are_the_dates_they_start():
+    """A pandas Period (dtype ``period[M]``, or Period objects in an object column) is
+    the date its period starts: months cut and print at their first day, and predict
+    reads Periods of another frequency, Timestamps and ISO strings alike."""
+    months = pd.period_range("2018-01", periods=4, freq="M")
+    X = pd.DataFrame({"m": list(months) * 5})
+    X.loc[2, "m"] = pd.NaT
+    for frame in (X, X.astype(object)):
+        tb = ThresholdBinarizer().fit(frame)
+        assert tb.feature_kinds_ == {"m": "date"}
+        assert list(tb.get_feature_names_out()[:2]) == ["m <= 2018-01-01", "m <= 2018-02-01"]
+    want = tb.transform(pd.DataFrame({"m": [months[1]]}))
+    for day in (pd.Period("2018-02-01", "D"), pd.Timestamp("2018-02-01"), "2018-02-01"):
+        assert (tb.transform(pd.DataFrame({"m": [day]})) == want).all(), day
 
 
 def _text(est) -> str:
