@@ -148,6 +148,12 @@ Variants (``--variants``, comma-separated names):
                        two, five errors)
 ``held-out-null``      ``null_test="held-out"``: the rules must also beat the constant
                        on the rows held out in a 3-fold cross-validation of the learner
+                       (at z = 1, each fold a single fit)
+``held-out-null-s65``  that test as session 65 made it: at z = ``significance`` (2), each
+                       fold with the learner's ``n_init``; ``held-out-null-z1``: at
+                       z = 1 (``-z0``: z = 0), folds with its ``n_init``;
+                       ``held-out-null-1init``: at z = 2, single fits;
+                       ``held-out-null-z1-1init``: z = 1, single fits (today's option)
 ``restarts-3``         the learner fitted with 3 seeds (``random_state`` s, s + 1000,
                        s + 2000; the first is the default fit), reported as rows
                        ``first``, ``medoid-3`` (the fit whose training predictions agree
@@ -266,6 +272,16 @@ VARIANTS = {
     "pool-limit-bound": {"_pool_bound": "limit"},
     "pool-polish": {"_pool_polish": True},
     "held-out-null": {"null_test": "held-out"},
+    "held-out-null-s65": {"null_test": "held-out", "_held_out_level": 1.0,
+                          "_held_out_n_init": None},
+    "held-out-null-z1": {"null_test": "held-out", "_held_out_level": 0.5,
+                         "_held_out_n_init": None},
+    "held-out-null-z0": {"null_test": "held-out", "_held_out_level": 0.0,
+                         "_held_out_n_init": None},
+    "held-out-null-1init": {"null_test": "held-out", "_held_out_level": 1.0,
+                            "_held_out_n_init": 1},
+    "held-out-null-z1-1init": {"null_test": "held-out", "_held_out_level": 0.5,
+                               "_held_out_n_init": 1},
     "pool-single-1": {"_pool_single": 1.0},
     "pool-single-2": {"_pool_single": 2.0},
     "pool-single-5": {"_pool_single": 5.0},
@@ -307,10 +323,13 @@ def _estimator(method: str, seed: int, params: dict):
     bound = params.pop("_pool_bound", getattr(base, "_pool_bound", None))
     pool_polish = params.pop("_pool_polish", False)
     pool_single = params.pop("_pool_single", 0.0)
+    # class attributes passed as they are (experiments of null_test="held-out")
+    attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init") if k in params}
     if method == "imlib-paper":
         params["objective"] = "paper"
     cls = base if replace and not from_empty and not prune and not found \
         and not per_column and not new_rule and not pool_polish and not pool_single \
+        and not attrs \
         and choice == getattr(base, "_init_choice", None) \
         and bound == getattr(base, "_pool_bound", None) else type(
             f"{base.__name__}Variant", (base,),
@@ -318,7 +337,7 @@ def _estimator(method: str, seed: int, params: dict):
              "_polish_found": found, "_null_per_column": per_column,
              "_new_rule_per_column": new_rule, "_init_choice": choice,
              "_pool_bound": bound, "_pool_polish": pool_polish,
-             "_pool_single": pool_single})
+             "_pool_single": pool_single, **attrs})
     return cls(random_state=seed, **params)
 
 

