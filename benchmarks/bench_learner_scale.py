@@ -3,7 +3,8 @@
 ``--learners`` also takes ``cdpr-gra`` and ``cdpr-exact`` (``CDPRClassifier`` with that
 method, defaults otherwise), with optional suffixes: ``-a0.7`` (α fixed at 0.7 instead of
 chosen by cross-validation) and ``-gbdt`` / ``-hist`` / ``-rf`` (that miner), e.g.
-``cdpr-exact-hist`` or ``cdpr-gra-gbdt-a0.7``.
+``cdpr-exact-hist`` or ``cdpr-gra-gbdt-a0.7``; and ``imli-held-out``, ``imlib-held-out``
+(``null_test="held-out"``).
 
 Issue #11 asks that any data set up to 20,000 rows x 100 columns fits within 60 s
 on 2 cores with the defaults.  This script fits both learners, with nothing but
@@ -24,6 +25,9 @@ Usage::
         --learners cdpr-gra-a0.7,cdpr-gra --out benchmarks/results/learner_scale_cdpr
     python benchmarks/bench_learner_scale.py --rows 20000 --classes 20 --target intervals \
         --categorical 100 --levels 60 --out benchmarks/results/learner_scale_grouped
+    python benchmarks/bench_learner_scale.py --rows 20000 --messy \
+        --learners imli,imli-held-out,imlib,imlib-held-out \
+        --out benchmarks/results/learner_scale_held_out
 
 ``--categorical K --levels L``: the last K columns become categories of L levels (their
 values' quantile bins, named ``c0`` .. ``c{L-1}`` in a shuffled order), so that every
@@ -96,7 +100,11 @@ def fit_one(name: str, X, y, seed: int) -> dict:
                 raise SystemExit(f"unknown suffix {tok!r} in learner {name!r}")
         est = CDPRClassifier(method=method, random_state=seed, **params)
     else:
-        est = {"imli": IMLIClassifier, "imlib": IMLIBClassifier}[name](random_state=seed)
+        base, _, option = name.partition("-")   # imli-held-out: null_test="held-out"
+        if option not in ("", "held-out"):
+            raise SystemExit(f"unknown learner {name!r}")
+        est = {"imli": IMLIClassifier, "imlib": IMLIBClassifier}[base](
+            random_state=seed, **({"null_test": "held-out"} if option else {}))
     wall, cpu = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
