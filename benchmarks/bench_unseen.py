@@ -72,12 +72,14 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
              ("Ecdat", "Males", "union", ()),
              ("ISLR", "College", "Private", ()),
              ("stevedata", "anes_vote84", "vote", ())]
-#: the default methods (others: ``imli+old_sign``, ``imli-tree``, ``imlib+onehot``, ...)
+#: the default methods (others: ``imli+old_sign``, ``imli-tree``, ``imlib+onehot``,
+#: ``imli+held_out`` (``null_test="held-out"``), ...)
 METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"null_test": {"null_test": True},
            "old_sign": {"sign_test": "normal", "null_test": False},
-           "onehot": {"categories": "onehot"}}
+           "onehot": {"categories": "onehot"},
+           "held_out": {"null_test": "held-out"}}
 
 
 def load(package: str, name: str, target: str | None, rng: np.random.Generator,
