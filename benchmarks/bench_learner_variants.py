@@ -153,7 +153,8 @@ Variants (``--variants``, comma-separated names):
                        fold with the learner's ``n_init``; ``held-out-null-z1``: at
                        z = 1 (``-z0``: z = 0), folds with its ``n_init``;
                        ``held-out-null-1init``: at z = 2, single fits;
-                       ``held-out-null-z1-1init``: z = 1, single fits (today's option)
+                       ``held-out-null-z1-1init``: z = 1, single fits (today's option);
+                       ``held-out-null-5folds``, ``-10folds``: today's with 5 or 10 folds
 ``restarts-3``         the learner fitted with 3 seeds (``random_state`` s, s + 1000,
                        s + 2000; the first is the default fit), reported as rows
                        ``first``, ``medoid-3`` (the fit whose training predictions agree
@@ -282,6 +283,8 @@ VARIANTS = {
                             "_held_out_n_init": 1},
     "held-out-null-z1-1init": {"null_test": "held-out", "_held_out_level": 0.5,
                                "_held_out_n_init": 1},
+    "held-out-null-5folds": {"null_test": "held-out", "_held_out_folds": 5},
+    "held-out-null-10folds": {"null_test": "held-out", "_held_out_folds": 10},
     "pool-single-1": {"_pool_single": 1.0},
     "pool-single-2": {"_pool_single": 2.0},
     "pool-single-5": {"_pool_single": 5.0},
@@ -324,7 +327,8 @@ def _estimator(method: str, seed: int, params: dict):
     pool_polish = params.pop("_pool_polish", False)
     pool_single = params.pop("_pool_single", 0.0)
     # class attributes passed as they are (experiments of null_test="held-out")
-    attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init") if k in params}
+    attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init", "_held_out_folds")
+             if k in params}
     if method == "imlib-paper":
         params["objective"] = "paper"
     cls = base if replace and not from_empty and not prune and not found \

@@ -18,7 +18,8 @@ Experiments (``imli-`` or ``imlib-`` and a suffix of :data:`SUFFIXES`): ``held-o
 (the held-out test as session 65 made it: at z = 2, each fold with the learner's
 ``n_init``), ``held-out-z1`` and ``held-out-z0`` (so at z = 1 or 0), ``held-out-1init``
 (at z = 2, each fold a single fit), ``held-out-z1-1init`` (z = 1, single fits: today's
-``null_test="held-out"``), ``per-column`` (the training-row test's level
+``null_test="held-out"``), ``held-out-5folds`` and ``held-out-10folds`` (that test with
+5 or 10 folds instead of 3), ``per-column`` (the training-row test's level
 Bonferroni-corrected for the ``2 × columns`` candidate literals).
 
 Usage::
@@ -82,6 +83,8 @@ SUFFIXES = {
                        {"_held_out_level": 1.0, "_held_out_n_init": 1}),
     "held-out-z1-1init": ({"null_test": "held-out"},
                           {"_held_out_level": 0.5, "_held_out_n_init": 1}),
+    "held-out-5folds": ({"null_test": "held-out"}, {"_held_out_folds": 5}),
+    "held-out-10folds": ({"null_test": "held-out"}, {"_held_out_folds": 10}),
     "per-column": ({}, {"_null_per_column": True}),
 }
 

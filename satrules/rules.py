@@ -150,8 +150,8 @@ def date_days(values: np.ndarray, order: str | None = None) -> np.ndarray | None
         items = _written_dates(values, order)
     if items is None:
         return days
-    if any(isinstance(v, pd.Period) for v in set(items)):   # a period: the day it starts
-        starts = {v: v.start_time for v in set(items) if isinstance(v, pd.Period)}
+    starts = {v: v.start_time for v in set(items) if isinstance(v, pd.Period)}
+    if starts:   # a period is the day it starts
         items = [starts.get(v, v) for v in items]
     options = {"format": "ISO8601"} if isinstance(items[0], str) else {}
     try:

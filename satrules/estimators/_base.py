@@ -179,7 +179,8 @@ HELD_OUT_MAX_ROWS = 5_000
 #: own ``n_init`` (session 65), on the 100 two-class sets:
 #: IMLI's cost in test accuracy against the default fell from 0.52 to 0.34 points and its
 #: CPU time from 3.0 to 1.7 times the default's, and rules on 120 tables of pure noise
-#: went from 1 to 2 (IMLIB: 0; docs/benchmarks.md)
+#: went from 1 to 2 (IMLIB: 0.45 to 0.27 points, 2.9 to 1.6 times, 1 table either way;
+#: docs/benchmarks.md)
 HELD_OUT_LEVEL = 0.5
 HELD_OUT_N_INIT = 1
 #: ... and the share of ``time_limit`` the fit's own solves get, before the folds (about
@@ -691,6 +692,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     #: hooks for the variants of bench_learner_variants (``held-out-null-s65``: 1 and None)
     _held_out_level: float = HELD_OUT_LEVEL
     _held_out_n_init: int | None = HELD_OUT_N_INIT
+    #: ... and its number of folds (``held-out-null-5folds``, ``-10folds``)
+    _held_out_folds: int = HELD_OUT_FOLDS
     #: a rare class fills a quarter of every partition (:func:`balanced_partitions`);
     #: off, partitions keep the class ratio, as in the papers
     _balance_partitions = True
@@ -1203,8 +1206,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         ``n_init=HELD_OUT_N_INIT`` on its own rows (binarization included), gives
         out-of-fold predictions; they are held to the sign test at z = ``HELD_OUT_LEVEL
         * significance`` against each fold's constant (the most frequent class of its
-        training rows, by weight).  When they fail it, every class's rules become the constant of
-        the whole training set, as when the training-row test fails.  The verdict is
+        training rows, by weight).  When they fail it, every class's rules become the
+        constant of the whole training set, as when the training-row test fails.  The verdict is
         recorded in each class's record as ``"held_out_test"`` (``fixed``, ``broken``,
         ``passed``; or ``"skipped"`` with the reason, and the rules kept, when a class has
         a single row or the time limit leaves no time).  ``kept`` changes in place."""
@@ -1217,7 +1220,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 all(r.never_true or r.always_true for r in fitted.values()):
             return False   # already a constant
         rows = np.arange(len(y_idx)) if len(y_idx) <= HELD_OUT_MAX_ROWS else \
-            _class_sample(y_idx, HELD_OUT_MAX_ROWS, HELD_OUT_FOLDS, rng)   # every class kept
+            _class_sample(y_idx, HELD_OUT_MAX_ROWS, self._held_out_folds, rng)   # all classes
         labels = y_idx[rows]
         counts = np.bincount(labels)
         w = np.ones(len(rows)) if weights is None else weights[rows]
@@ -1228,7 +1231,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             skipped, stopped = "the time limit left no time", True
         verdict: dict = {"skipped": skipped}
         if skipped is None:
-            folds = StratifiedKFold(min(HELD_OUT_FOLDS, int(counts[counts > 0].min())),
+            folds = StratifiedKFold(min(self._held_out_folds, int(counts[counts > 0].min())),
                                     shuffle=True, random_state=int(rng.randint(2**31 - 1)))
             predicted, constant = labels.copy(), labels.copy()
             take = X.iloc if hasattr(X, "iloc") else X
