@@ -281,6 +281,28 @@ def _frame_columns(X: Any) -> list[np.ndarray]:
 _parse_number = number_or_none   # a number or a numeric string as a float, else None
 
 
+def _one_level_per_number(cats: list) -> list:
+    """``cats`` (sorted distinct levels) without those that read as the same number as an
+    earlier one: :func:`~satrules.rules.category_matches` reads a value that is no level
+    as the one level of its number, so ``'1.'`` beside ``'1'`` is the level ``'1'``, as a
+    condition's :meth:`~satrules.rules.Condition.holds` reads it too (kept as a level of
+    its own, the binarizer and ``holds`` disagreed on it).
+
+    >>> _one_level_per_number(["$", "1", "1.", "2", "x"])
+    ['$', '1', '2', 'x']
+    """
+    seen: set[float] = set()
+    kept = []
+    for cat in cats:
+        num = number_or_none(cat)
+        if num is not None and np.isfinite(num):
+            if num in seen:
+                continue
+            seen.add(num)
+        kept.append(cat)
+    return kept
+
+
 def _value_counts(values: np.ndarray) -> Counter | None:
     """How often each value occurs in a text column (None for a numeric dtype or
     unhashable values): counted once for the readers of :func:`inspect_column`."""
@@ -1563,6 +1585,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             example = None if categorical else comma_decimal_example(cats)
             if example is not None:
                 self._comma_categories[name] = example
+            cats = _one_level_per_number(cats)
             if has_missing:
                 cats.append(MISSING)
             if len(cats) <= 1:
