@@ -1099,6 +1099,24 @@ def test_numbers_in_a_category_column_are_categories_not_thresholds(est):
     assert est.score(X, y) == 1.0
 
 
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_two_texts_of_one_number_are_one_level(est):
+    """A text column holding ``1`` and ``1.`` (two texts of one number) has one level
+    for it, in all three estimators: a rule on it holds for both texts and for the
+    number ``1`` of a file read as numbers (CDPR kept two levels until 2026-12-07, so
+    the number matched neither and took the other class)."""
+    rng = np.random.default_rng(2)
+    t = rng.choice(["1", "1.", "x", "z", "w"], 240)
+    X = pd.DataFrame({"t": pd.Series(t, dtype=object), "noise": rng.normal(size=240)})
+    y = np.where(np.isin(t, ["1", "1."]), "yes", "no")
+    fit_quiet(est, X, y)
+    assert est.score(X, y) == 1.0
+    text = est.to_text() if hasattr(est, "to_text") else str(est.rules_)
+    assert not re.search(r"\b1\.(?!\d)", text), text   # no level `1.` beside `1`
+    numbers = pd.DataFrame({"t": [1.0, 1.0], "noise": [0.0, 0.0]})
+    assert est.predict(numbers).tolist() == ["yes", "yes"]
+
+
 def test_binarizer_one_hot_encodes_category_columns():
     X = pd.DataFrame({"grade": pd.Categorical([1, 2, 3, 2, None, 1]), "x": [0, 1, 2, 3, 4, 5]})
     tb = ThresholdBinarizer(n_thresholds=2).fit(X)

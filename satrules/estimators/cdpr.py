@@ -33,6 +33,7 @@ from satrules.binarize import (
     GROUP_MIN_LEVELS,
     MISSING,
     _level_limit,
+    _one_level_per_number,
     category_columns,
     category_matches,
     checkable_frame,
@@ -163,6 +164,7 @@ class _ColumnEncoder:
                 example = None if j in categorical else comma_decimal_example(cats)
                 if example is not None:
                     commas[self.names[j]] = example
+                cats = np.array(_one_level_per_number(cats.tolist()))   # '1.' is '1'
                 if miss.any():
                     cats = np.append(cats, MISSING)
                 if group and len(cats) >= GROUP_MIN_LEVELS:
