@@ -1117,6 +1117,22 @@ def test_two_texts_of_one_number_are_one_level(est):
     assert est.predict(numbers).tolist() == ["yes", "yes"]
 
 
+@pytest.mark.parametrize("est", estimators(), ids=lambda e: type(e).__name__)
+def test_duplicate_column_names_are_named_in_fit_and_predict(est):
+    """A frame with two columns of one name is refused with a ValueError naming it, in
+    fit and in predict, by all three estimators (CDPR let scikit-learn's or narwhals'
+    own error through until 2026-12-07)."""
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60)})
+    y = np.where(X["a"] > 0, "yes", "no")
+    twice = X.set_axis(["a", "a"], axis=1)
+    with pytest.raises(ValueError, match=r"duplicate column names: \['a'\]"):
+        fit_quiet(clone(est), twice, y)
+    fit_quiet(est, X, y)
+    with pytest.raises(ValueError, match=r"duplicate column names: \['a'\]"):
+        est.predict(twice)
+
+
 def test_binarizer_one_hot_encodes_category_columns():
     X = pd.DataFrame({"grade": pd.Categorical([1, 2, 3, 2, None, 1]), "x": [0, 1, 2, 3, 4, 5]})
     tb = ThresholdBinarizer(n_thresholds=2).fit(X)

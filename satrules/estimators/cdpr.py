@@ -50,7 +50,12 @@ from satrules.binarize import (
     warn_missing_codes,
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
-from satrules.estimators._base import PROGRESS_DELAY, _bonferroni, _class_sample
+from satrules.estimators._base import (
+    PROGRESS_DELAY,
+    _bonferroni,
+    _check_unique_columns,
+    _class_sample,
+)
 from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._explain import ExplainMixin, append_by_group, pick
 from satrules.estimators._json import RuleFileMixin
@@ -773,6 +778,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         that parameter for what a weight changes."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
         check_missing_labels(y)
+        _check_unique_columns(X)
         categorical, ordered = category_columns(X), ordered_levels(X)
         X, y = validate_data(self, checkable_frame(X), y, dtype=None,
                              ensure_all_finite=False)
@@ -1157,6 +1163,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
 
     def _covers(self, X):
         check_is_fitted(self)
+        _check_unique_columns(X)
         X = validate_data(self, checkable_frame(X), reset=False, dtype=None,
                           ensure_all_finite=False)
         return self.rules_.cover(self.encoder_.transform(X, self.handle_unknown))
