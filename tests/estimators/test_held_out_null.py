@@ -1,5 +1,6 @@
 """``null_test="held-out"`` of IMLI and IMLIB: the rules must also beat the constant on
-rows held out in a 3-fold cross-validation of the learner on the training rows.
+rows held out in a 3-fold cross-validation of the learner on the training rows (10-fold
+on ``HELD_OUT_SMALL_ROWS`` rows or fewer).
 
 On labels drawn independently of X the training-row test is passed by rules chosen on
 those very rows (they fit the noise); the out-of-fold predictions of fits that never saw
@@ -67,9 +68,12 @@ def test_a_real_signal_keeps_the_default_fit(make):
     assert (clf.predict(X) == plain.predict(X)).all()
 
 
-def test_the_folds_fit_on_rows_they_then_predict_not(monkeypatch):
-    """Each fold is fitted (binarization included) on two thirds of the rows, with the
-    test off, and predicts the other third; every row is predicted once."""
+@pytest.mark.parametrize("n, folds", [(180, 3), (150, 10), (90, 10)])
+def test_the_folds_fit_on_rows_they_then_predict_not(monkeypatch, n, folds):
+    """Each fold is fitted (binarization included) on the other folds' rows, with the
+    test off, and predicts its own; every row is predicted once.  Above
+    ``HELD_OUT_SMALL_ROWS`` (150) training rows there are 3 folds, on that many or fewer
+    10, so that a fold's fit is not starved of rows."""
     seen = []
     real_fit = base.IncrementalRuleClassifier.fit
 
@@ -79,11 +83,11 @@ def test_the_folds_fit_on_rows_they_then_predict_not(monkeypatch):
         return real_fit(self, X, y, sample_weight)
 
     monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording)
-    X, y = _noise(5, n=90)
+    X, y = _noise(5, n=n)
     IMLIClassifier(random_state=0, backend="rc2", null_test="held-out").fit(X, y)
-    assert len(seen) == 3
+    assert len(seen) == folds
     held = [set(X.index) - rows for rows in seen]
-    assert all(len(h) == 30 for h in held)
+    assert all(abs(len(h) - n / folds) <= 1 for h in held)
     assert set().union(*held) == set(X.index)
 
 
@@ -113,7 +117,7 @@ def test_weighted_rows_reach_the_folds(monkeypatch):
     X, y = _noise(6, n=90)
     IMLIClassifier(random_state=0, backend="rc2", null_test="held-out",
                    class_weight={"yes": 3.0}).fit(X, y)
-    assert len(seen) == 3
+    assert len(seen) == base.HELD_OUT_SMALL_FOLDS
     for class_weight, weights in seen:
         assert class_weight is None and weights is not None and len(set(weights)) == 2
 
@@ -211,6 +215,8 @@ def test_large_data_is_tested_on_a_sample_that_keeps_every_class(monkeypatch):
 
     monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording)
     monkeypatch.setattr(base, "HELD_OUT_MAX_ROWS", 60)
+    # 3 folds on the sample (true of any real sample: HELD_OUT_MAX_ROWS is 5,000)
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "_held_out_small_rows", 0)
     X, y = _noise(7, n=300)
     y = y.astype(object)
     y[:4] = "rare"
