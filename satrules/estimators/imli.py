@@ -256,10 +256,10 @@ class IMLIClassifier(IncrementalRuleClassifier):
         it is not the default, although on 10 sets never used to choose a default it
         was ahead (+0.0048 ± 0.0032, ``variants_imli_held_out_fresh.md``), and level on
         40 sets of 60-149 rows (+0.0012 ± 0.0029, ``variants_imli_held_out_small.md``;
-        with 3 folds there -0.0078).  Use it when a
-        rule that is not there costs more than a weak rule missed.  (Until 2026-12-07
-        the folds made ``n_init`` fits each and the test was at ``significance``: 1
-        table of 120 with rules, three times the fit time, -0.0052 ± 0.0017.)
+        with 3 folds there -0.0078).  Use it when a rule that is not there costs more
+        than a weak rule missed.  (In session 65 the folds made ``n_init`` fits each
+        and the test was at ``significance``: 1 table of 120 with rules, three times
+        the fit time, -0.0052 ± 0.0017.)
 
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes: misclassifying a row of class ``c`` costs
