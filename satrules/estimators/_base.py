@@ -1220,10 +1220,11 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         out-of-fold predictions; they are held to the sign test at z = ``HELD_OUT_LEVEL
         * significance`` against each fold's constant (the most frequent class of its
         training rows, by weight).  When they fail it, every class's rules become the
-        constant of the whole training set, as when the training-row test fails.  The verdict is
-        recorded in each class's record as ``"held_out_test"`` (``fixed``, ``broken``,
-        ``passed``; or ``"skipped"`` with the reason, and the rules kept, when a class has
-        a single row or the time limit leaves no time).  ``kept`` changes in place."""
+        constant of the whole training set, as when the training-row test fails.  The
+        verdict is recorded in each class's record as ``"held_out_test"`` (``fixed``,
+        ``broken``, ``passed`` and the number of ``folds``; or ``"skipped"`` with the
+        reason, and the rules kept, when a class has a single row or the time limit
+        leaves no time).  ``kept`` changes in place."""
         from sklearn.base import clone
         from sklearn.model_selection import StratifiedKFold
 
@@ -1282,7 +1283,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     self._held_out_level * float(self.significance),
                     self.sign_test,
                     None if weights is None else w)
-                verdict = {"fixed": fixed, "broken": broken, "passed": passed}
+                verdict = {"fixed": fixed, "broken": broken, "passed": passed,
+                           "folds": len(splits)}
         if verdict.get("skipped"):
             warn(f"null_test='held-out': the held-out test was not made "
                  f"({verdict['skipped']}); the rules passed the training-row test",

@@ -63,6 +63,7 @@ def test_a_real_signal_keeps_the_default_fit(make):
     clf = make(random_state=0, null_test="held-out").fit(X, y)
     verdict = clf.best_partition_.pop("held_out_test")
     assert verdict["passed"] and verdict["fixed"] > 5 * verdict["broken"]
+    assert verdict["folds"] == 3
     assert clf.rules_ == plain.rules_
     assert clf.best_partition_ == plain.best_partition_
     assert (clf.predict(X) == plain.predict(X)).all()
@@ -84,8 +85,10 @@ def test_the_folds_fit_on_rows_they_then_predict_not(monkeypatch, n, folds):
 
     monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording)
     X, y = _noise(5, n=n)
-    IMLIClassifier(random_state=0, backend="rc2", null_test="held-out").fit(X, y)
+    X["x0"] += np.where(y == "yes", 1.5, 0.0)   # a signal: the test is made, and passed
+    clf = IMLIClassifier(random_state=0, backend="rc2", null_test="held-out").fit(X, y)
     assert len(seen) == folds
+    assert clf.best_partition_["held_out_test"]["folds"] == folds
     held = [set(X.index) - rows for rows in seen]
     assert all(abs(len(h) - n / folds) <= 1 for h in held)
     assert set().union(*held) == set(X.index)
