@@ -71,10 +71,10 @@ def noise(seed: int, rows: int, features: int) -> tuple[pd.DataFrame, np.ndarray
     return X, y
 
 
-#: method suffixes (after ``imli-`` or ``imlib-``): the parameters and the class
-#: attributes (experiments, off by default) they set
 #: the held-out test's experiments before 2026-12-07 took 3 folds on small data too
 THREE = {"_held_out_small_rows": 0}
+#: method suffixes (after ``imli-`` or ``imlib-``): the parameters and the class
+#: attributes (experiments, off by default) they set
 SUFFIXES = {
     "": ({}, {}),
     "held-out": ({"null_test": "held-out"}, {}),

