@@ -1,7 +1,7 @@
 """CDPRClassifier on labels independent of the features: how often do its rules survive?
 
 The null test (``null_test=True``) should turn down rules that do not predict better than
-the default class.  This benchmark draws ``--n`` tables of pure noise (300 rows, 4-10
+the default class.  This benchmark draws ``--n`` tables of pure noise (300 rows, ``--rows``, 4-10
 normal features, labels drawn independently of them with a majority share of 0.5 or
 0.62, seed = the draw's number) and fits ``CDPRClassifier`` with its defaults (only
 ``random_state`` set) for every ``alpha`` of ``--alphas`` and miner of ``--miners``.
@@ -16,7 +16,8 @@ the fits that would keep the whole selection with the held-out test at z instead
 on the level, so they are read from the same fits.  ``--prefixes off`` (or
 ``bonferroni``) does not try a turned-down selection's first rules (or tries each at
 the level divided among them).  ``--cv-folds`` sets the folds of the
-cross-validation (an experiment hook, ``CDPRClassifier._cv_folds``; 3 by default).
+cross-validation on tables of any size (an experiment hook,
+``CDPRClassifier._cv_folds``; by default 3, and 10 on 150 rows or fewer).
 
 Usage::
 
@@ -43,20 +44,21 @@ from benchmarks.tables import markdown_table, write_csv  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def noise(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """300 rows of 4-10 normal features and labels independent of them."""
+def noise(seed: int, rows: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    """``rows`` rows of 4-10 normal features and labels independent of them."""
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(300, 4 + seed % 7))
-    y = np.where(rng.random(300) < (0.62 if seed % 2 else 0.5), "no", "yes")
+    X = rng.normal(size=(rows, 4 + seed % 7))
+    y = np.where(rng.random(rows) < (0.62 if seed % 2 else 0.5), "no", "yes")
     return X, y
 
 
 def fit_one(seed: int, alpha, miner: str, cv_folds: int | None = None,
-            prefixes: str = "on") -> dict:
+            prefixes: str = "on", rows: int = 300) -> dict:
     from satrules import CDPRClassifier
 
-    X, y = noise(seed)
-    hooks = {} if cv_folds is None else {"_cv_folds": cv_folds}
+    X, y = noise(seed, rows)
+    # --cv-folds: that many folds on tables of any size
+    hooks = {} if cv_folds is None else {"_cv_folds": cv_folds, "_cv_small_rows": 0}
     if prefixes != "on":
         hooks.update(_held_out_prefixes=prefixes != "off",
                      _prefix_bonferroni=prefixes == "bonferroni")
@@ -122,12 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--held-out-levels", default="",
                         help="comma-separated z levels of the held-out test to count "
                              "the kept rules at as well")
+    parser.add_argument("--rows", type=int, default=300, help="rows of each table")
     parser.add_argument("--out", default="cdpr_noise",
                         help="results/<out>.md and .csv (or a path without suffix)")
     args = parser.parse_args(argv)
     alphas = [a if a == "cv" else float(a) for a in args.alphas.split(",")]
-    rows = [fit_one(seed, alpha, miner, args.cv_folds, args.prefixes) for alpha in alphas
-            for miner in args.miners.split(",") for seed in range(args.n)]
+    rows = [fit_one(seed, alpha, miner, args.cv_folds, args.prefixes, args.rows)
+            for alpha in alphas for miner in args.miners.split(",") for seed in range(args.n)]
     out = RESULTS / args.out
     write_csv(out.with_suffix(".csv"), rows, list(rows[0]))
     levels = tuple(float(z) for z in args.held_out_levels.split(",") if z)

@@ -96,8 +96,10 @@ Variants (``--variants``, comma-separated names):
 ``cv-folds-5``         ``--method cdpr`` or ``cdpr-exact``: the cross-validation that
                        chooses ``alpha`` and makes the held-out null test's predictions
                        in 5 folds instead of 3 (each fold's rules mined on 4/5 of the
-                       rows, closer to the final fit's)
-``cv-folds-10``        the same with 10 folds
+                       rows, closer to the final fit's), on data of any size
+``cv-folds-10``        the same with 10 folds (the default on 150 training rows or fewer
+                       since 2026-12-07); ``cv-folds-3``: 3 folds on any data (the
+                       default before)
 ``int-codes``          every numeric column of whole numbers with 10-50 distinct values
                        (an industry or region code, but also a count or a score) is
                        given to the learner as a pandas category, so that the labels may
@@ -261,8 +263,9 @@ VARIANTS = {
     "nodes-leaves": {"nodes": "leaves"},
     "held-out-z1": {"_held_z": 1.0},
     "held-out-z0": {"_held_z": 0.0},
-    "cv-folds-5": {"_cv_folds": 5},
-    "cv-folds-10": {"_cv_folds": 10},
+    "cv-folds-5": {"_cv_folds": 5, "_cv_small_rows": 0},
+    "cv-folds-10": {"_cv_folds": 10, "_cv_small_rows": 0},
+    "cv-folds-3": {"_cv_folds": 3, "_cv_small_rows": 0},
     "int-codes": {"_int_codes": (10, 50)},
     "int-codes-both": {"_int_codes": (10, 50, True)},
     "no-settle": {"_no_settle": True},
@@ -315,6 +318,7 @@ def _estimator(method: str, seed: int, params: dict):
                              for g in gammas])
         hooks = {"_held_out_significance": params.pop("_held_z", None),
                  "_cv_folds": params.pop("_cv_folds", CDPRClassifier._cv_folds),
+                 "_cv_small_rows": params.pop("_cv_small_rows", CDPRClassifier._cv_small_rows),
                  "_held_out_prefixes": params.pop("_prefixes",
                                                   CDPRClassifier._held_out_prefixes),
                  "_prefix_bonferroni": params.pop("_prefix_bonferroni",

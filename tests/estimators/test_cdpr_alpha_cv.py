@@ -15,7 +15,7 @@ from sklearn.datasets import load_wine
 from sklearn.model_selection import StratifiedKFold
 
 from satrules import CDPRClassifier
-from satrules.estimators.cdpr import ALPHA_GRID
+from satrules.estimators.cdpr import ALPHA_GRID, CV_SMALL_FOLDS, CV_SMALL_ROWS
 
 SMALL = {"n_estimators": 8, "max_depth": 3}
 
@@ -31,12 +31,16 @@ def seeded_after_one_draw(seed: int) -> np.random.RandomState:
     return rng
 
 
-@pytest.mark.parametrize("method, n_folds", [("gra", 3), ("local", 3), ("gra", 5)])
-def test_cv_scores_are_held_out_accuracies_of_fixed_alpha_fits(method, n_folds):
+@pytest.mark.parametrize("method, n_folds, step", [("gra", 3, 1), ("local", 3, 1),
+                                                    ("gra", 5, 1), ("gra", 10, 2)])
+def test_cv_scores_are_held_out_accuracies_of_fixed_alpha_fits(method, n_folds, step):
     """The scores and the held-out counts, recomputed from fixed-alpha fits on the folds
-    (5 folds: the ``_cv_folds`` experiment hook)."""
+    (5 folds: the ``_cv_folds`` experiment hook; 10 folds: the default on 150 training
+    rows or fewer, here every second row of wine's 178)."""
     X, y = wine()
-    cls = CDPRClassifier if n_folds == CDPRClassifier._cv_folds else type(
+    X, y = X[::step], y[::step]
+    default = CV_SMALL_FOLDS if len(y) <= CV_SMALL_ROWS else CDPRClassifier._cv_folds
+    cls = CDPRClassifier if n_folds == default else type(
         "Folds", (CDPRClassifier,), {"_cv_folds": n_folds})
     clf = cls(alpha="cv", method=method, random_state=3, **SMALL).fit(X, y)
     fold_seed = np.random.RandomState(3).randint(2**31 - 1)
