@@ -571,9 +571,9 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         training rows are noise: on carData/Cowles the default selection was 2-3 points
         better than the majority class in training and 1-7 points worse in test
         (``docs/benchmarks.md``).  The rules must also pass the same test on rows held
-        out: the out-of-fold predictions of a stratified 3-fold (on 150 training rows or
-        fewer 10-fold) cross-validation (that of
-        ``alpha="cv"``, or, for a fixed ``alpha``, one made for this test), each fold's
+        out: the out-of-fold predictions of a stratified cross-validation (3-fold;
+        10-fold on 150 training rows or fewer), that of ``alpha="cv"``, or, for a fixed
+        ``alpha``, one made for this test, each fold's
         rules selected with the same ``alpha`` and judged against that fold's constant.
         The training rows alone flatter rules chosen on them: on 30 tables of labels
         independent of the features, the rules of a fixed ``alpha=0.7`` passed the
