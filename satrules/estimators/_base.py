@@ -634,6 +634,18 @@ def _where_tested(record: dict) -> str:
     return "on rows held out" if held_out.get("passed") is False else "on the training data"
 
 
+def held_out_folds(n_rows: int, folds: int, small_rows: int) -> int:
+    """The folds of a held-out cross-validation on ``n_rows`` training rows:
+    ``HELD_OUT_SMALL_FOLDS`` on ``small_rows`` or fewer (folds of two thirds of so few rows
+    judge the rules too harshly), else ``folds``.  IMLI's and IMLIB's
+    ``null_test="held-out"`` and CDPR's cross-validation share this rule.
+
+    >>> held_out_folds(120, 3, 150), held_out_folds(151, 3, 150), held_out_folds(120, 3, 0)
+    (10, 3, 3)
+    """
+    return HELD_OUT_SMALL_FOLDS if n_rows <= small_rows else folds
+
+
 def _class_sample(y_index: np.ndarray, size: int, least: int,
                   rng: np.random.RandomState) -> np.ndarray:
     """Indices of about ``size`` rows drawn at random from ``rng``, sorted, each class in
@@ -1245,8 +1257,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             skipped, stopped = "the time limit left no time", True
         verdict: dict = {"skipped": skipped}
         if skipped is None:
-            n_folds = HELD_OUT_SMALL_FOLDS if len(rows) <= self._held_out_small_rows \
-                else self._held_out_folds
+            n_folds = held_out_folds(len(rows), self._held_out_folds, self._held_out_small_rows)
             folds = StratifiedKFold(min(n_folds, int(counts[counts > 0].min())),
                                     shuffle=True, random_state=int(rng.randint(2**31 - 1)))
             predicted, constant = labels.copy(), labels.copy()

@@ -51,10 +51,13 @@ from satrules.binarize import (
 )
 from satrules.cdpr import gdy, gra, local, solve_exact
 from satrules.estimators._base import (
+    HELD_OUT_SMALL_FOLDS,
+    HELD_OUT_SMALL_ROWS,
     PROGRESS_DELAY,
     _bonferroni,
     _check_unique_columns,
     _class_sample,
+    held_out_folds,
 )
 from satrules.estimators._checks import check_label_types, check_missing_labels
 from satrules.estimators._explain import ExplainMixin, append_by_group, pick
@@ -93,10 +96,10 @@ CV_FOLDS = 3
 #: ... but ``CV_SMALL_FOLDS`` on ``CV_SMALL_ROWS`` training rows or fewer, where the folds'
 #: rules, mined on two thirds of them, judged the final ones too harshly: on 40 sets of
 #: 60-149 rows (seeds 0-4) 10 folds gained 1.3 points of test accuracy (9 sets ahead, 3
-#: behind; docs/benchmarks.md, "The held-out test on small sets"), as for IMLI's
-#: ``null_test="held-out"``
-CV_SMALL_ROWS = 150
-CV_SMALL_FOLDS = 10
+#: behind; docs/benchmarks.md, "The held-out test on small sets"); the rule and its
+#: values are those of IMLI's ``null_test="held-out"`` (:func:`held_out_folds`)
+CV_SMALL_ROWS = HELD_OUT_SMALL_ROWS
+CV_SMALL_FOLDS = HELD_OUT_SMALL_FOLDS
 #: ``alpha="cv"`` cross-validates on a sample of this many training rows at most
 CV_MAX_ROWS = 5_000
 
@@ -905,7 +908,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
             weights = None if weights is None else weights[rows]
             counts = np.bincount(y_index)
             smallest = int(counts[counts > 0].min())
-        n_folds = CV_SMALL_FOLDS if len(y_index) <= self._cv_small_rows else self._cv_folds
+        n_folds = held_out_folds(len(y_index), self._cv_folds, self._cv_small_rows)
         folds = StratifiedKFold(min(n_folds, smallest), shuffle=True,
                                 random_state=fold_seed)
         w = np.ones(len(y_index)) if weights is None else weights
