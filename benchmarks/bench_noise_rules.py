@@ -46,6 +46,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.bench_learner_variants import VARIANTS  # noqa: E402
 from benchmarks.tables import markdown_table, write_csv  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -71,26 +72,15 @@ def noise(seed: int, rows: int, features: int) -> tuple[pd.DataFrame, np.ndarray
     return X, y
 
 
-#: the held-out test's experiments before 2026-12-07 took 3 folds on small data too
-THREE = {"_held_out_small_rows": 0}
 #: method suffixes (after ``imli-`` or ``imlib-``): the parameters and the class
-#: attributes (experiments, off by default) they set
+#: attributes (experiments, off by default) they set; ``held-out...`` are the
+#: ``held-out-null...`` variants of :mod:`benchmarks.bench_learner_variants`, one table
 SUFFIXES = {
     "": ({}, {}),
-    "held-out": ({"null_test": "held-out"}, {}),
-    "held-out-s65": ({"null_test": "held-out"},
-                     {"_held_out_level": 1.0, "_held_out_n_init": None, **THREE}),
-    "held-out-z1": ({"null_test": "held-out"},
-                    {"_held_out_level": 0.5, "_held_out_n_init": None, **THREE}),
-    "held-out-z0": ({"null_test": "held-out"},
-                    {"_held_out_level": 0.0, "_held_out_n_init": None, **THREE}),
-    "held-out-1init": ({"null_test": "held-out"},
-                       {"_held_out_level": 1.0, "_held_out_n_init": 1, **THREE}),
-    "held-out-z1-1init": ({"null_test": "held-out"},
-                          {"_held_out_level": 0.5, "_held_out_n_init": 1, **THREE}),
-    "held-out-5folds": ({"null_test": "held-out"}, {"_held_out_folds": 5, **THREE}),
-    "held-out-10folds": ({"null_test": "held-out"}, {"_held_out_folds": 10, **THREE}),
-    "held-out-3folds": ({"null_test": "held-out"}, THREE),
+    **{"held-out" + name[len("held-out-null"):]:
+       ({k: v for k, v in params.items() if not k.startswith("_")},
+        {k: v for k, v in params.items() if k.startswith("_")})
+       for name, params in VARIANTS.items() if name.startswith("held-out-null")},
     "per-column": ({}, {"_null_per_column": True}),
 }
 
