@@ -106,7 +106,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from satrules._progress import progress
+from satrules._progress import progress, quiet_progress
 from satrules.backends.registry import choose_backend, solve
 from satrules.binarize import ThresholdBinarizer, duplicate_names
 from satrules.encoders.subset import decode_subset, encode_subset, hint_subset
@@ -972,9 +972,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         # as a fit of it alone would
         groups = [targets] if ovr or len(targets) == 1 else [[c] for c in targets]
         kept = {}   # class -> (rules, solutions, record) of the init kept for its group
+        draws = {}   # group's first class -> its random state after its fits
         try:
             for group in groups:
-                draw = rng if len(groups) == 1 else copy.deepcopy(rng)
+                draw = draws[group[0]] = rng if len(groups) == 1 else copy.deepcopy(rng)
                 inits = []
                 for k in range(n_init):
                     if k > 0 and (budget["stopped"] or (
@@ -1002,8 +1003,17 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             if close is not None:
                 close()
         if self.null_test == "held-out" and self._null_test_on():
-            if self._held_out_null_test(kept, X, y_idx, Xb, weights, rng, deadline):
-                budget["stopped"] = True   # a fold stopped at its share of the limit
+            # rule_class="auto": each class's rules tested as a fit of it alone tests them
+            # (its folds describe it; the time left shared between the two)
+            for k, group in enumerate(groups):
+                share = deadline if deadline is None or len(groups) == 1 else \
+                    time.monotonic() + (deadline - time.monotonic()) / (len(groups) - k)
+                part = {c: kept[c] for c in group}
+                if self._held_out_null_test(part, X, y_idx, Xb, weights, draws[group[0]],
+                                            share, None if len(groups) == 1
+                                            else self.classes_.tolist()[group[0]]):
+                    budget["stopped"] = True   # a fold stopped at its share of the limit
+                kept.update(part)
         self._conclude(kept, Xb, y_idx, weights, targets, described, ovr)
         self.time_limit_reached_ = budget["stopped"]
         return self
@@ -1218,7 +1228,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
 
     def _held_out_null_test(self, kept: dict, X: Any, y_idx: np.ndarray, Xb: np.ndarray,
                             weights: np.ndarray | None, rng: np.random.RandomState,
-                            deadline: float | None) -> bool:
+                            deadline: float | None, described: Any = None) -> bool:
         """``null_test="held-out"``: the rules of ``kept`` (class -> (rules, solutions,
         record)) must also beat the constant on rows they were not learned on.  Return
         whether a fold stopped at the time limit (each gets an equal share of the time
@@ -1236,7 +1246,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         verdict is recorded in each class's record as ``"held_out_test"`` (``fixed``,
         ``broken``, ``passed`` and the number of ``folds``; or ``"skipped"`` with the
         reason, and the rules kept, when a class has a single row or the time limit
-        leaves no time).  ``kept`` changes in place."""
+        leaves no time).  ``described``: the label the folds describe (``rule_class``;
+        None: this estimator's).  ``kept`` changes in place."""
         from sklearn.base import clone
         from sklearn.model_selection import StratifiedKFold
 
@@ -1262,22 +1273,37 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                                     shuffle=True, random_state=int(rng.randint(2**31 - 1)))
             predicted, constant = labels.copy(), labels.copy()
             take = X.iloc if hasattr(X, "iloc") else X
-            splits = list(folds.split(np.zeros(len(rows)), labels))
+            # two classes: folds, and a fold's constant on a tie, by which class the rules
+            # describe, not by how the labels sort (rule_class="a" is then exactly the fit
+            # on labels renamed so that "a" sorts last; the default describes classes_[1])
+            two = len(self.classes_) == 2
+            d = (self._described_class() if described is None
+                 else self.classes_.tolist().index(described)) if two else None
+            strata = (labels == d).astype(int) if two else labels
+            splits = list(folds.split(np.zeros(len(rows)), strata))
+            # one bar for the folds (after PROGRESS_DELAY s on a terminal); theirs quiet
+            bar = progress(range(len(splits)), total=len(splits), delay=PROGRESS_DELAY,
+                           desc="held-out null test (folds)")
+            ticks = iter(bar)
             for k, (train, test) in enumerate(splits):
+                next(ticks, None)
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     verdict, stopped = {"skipped": "the time limit left no time"}, True
                     break
                 fold = clone(self).set_params(
                     null_test=False, class_weight=None,
+                    **({} if described is None else {"rule_class": described}),
                     n_init=self.n_init if self._held_out_n_init is None
                     else self._held_out_n_init,
                     random_state=int(rng.randint(2**31 - 1)),
                     time_limit=None if left is None else left / (len(splits) - k))
-                constant[test] = int(np.argmax(np.bincount(
-                    labels[train], weights=w[train], minlength=len(self.classes_))))
-                with warnings.catch_warnings():   # the fit's own warnings were given
-                    warnings.simplefilter("ignore")
+                share = np.bincount(labels[train], weights=w[train],
+                                    minlength=len(self.classes_))
+                constant[test] = int(np.argmax(share)) if not two else \
+                    d if share[d] > share[1 - d] else 1 - d
+                with warnings.catch_warnings(), quiet_progress():   # the fit's own
+                    warnings.simplefilter("ignore")                 # warnings were given
                     try:
                         fold.fit(take[rows[train]], self.classes_[labels[train]],
                                  sample_weight=None if weights is None else w[train])
@@ -1296,6 +1322,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     None if weights is None else w)
                 verdict = {"fixed": fixed, "broken": broken, "passed": passed,
                            "folds": len(splits)}
+            close = getattr(bar, "close", None)
+            if close is not None:
+                close()
         if verdict.get("skipped"):
             warn(f"null_test='held-out': the held-out test was not made "
                  f"({verdict['skipped']}); the rules passed the training-row test",

@@ -274,3 +274,76 @@ def test_a_time_limit_is_shared_between_the_fit_and_its_folds(monkeypatch):
     assert limits == [30.0, 30.0, 30.0]   # the fit took no (fake) time
     assert clf.best_partition_["held_out_test"]["passed"]
     assert clf.time_limit_reached_ is False
+
+
+def test_rule_class_auto_shares_the_time_left_between_the_two_tests(monkeypatch):
+    """``rule_class="auto"`` tests each class's rules as a fit of that class alone would
+    (folds that describe it): the first test gets half of the time left after the fit,
+    the second all that is left then.  The clock moves only when a fold ends."""
+    clock = [1000.0]
+    monkeypatch.setattr(base.time, "monotonic", lambda: clock[0])
+    limits, described = [], []
+    real_fit = base.IncrementalRuleClassifier.fit
+
+    def recording_fit(self, X, y, sample_weight=None):
+        if self.null_test is not False:
+            return real_fit(self, X, y, sample_weight)
+        limits.append(self.time_limit)
+        described.append(self.rule_class)
+        fitted = real_fit(self, X, y, sample_weight)
+        clock[0] += self.time_limit
+        return fitted
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "fit", recording_fit)
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = IMLIClassifier(random_state=0, backend="rc2", rule_class="auto",
+                         null_test="held-out", time_limit=90.0).fit(X, y)
+    assert limits == [15.0] * 6 and described == [0] * 3 + [1] * 3
+    assert clf.best_partition_["held_out_test"]["passed"]
+    assert clf.time_limit_reached_ is False
+
+
+def test_the_folds_show_one_bar_and_no_bars_of_their_own(monkeypatch):
+    """On a terminal the folds show one 'held-out null test (folds)' bar, after the fit's
+    own 'partitions' bar; the fold fits' bars stay quiet."""
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    monkeypatch.setattr(base, "PROGRESS_DELAY", 0.0)
+    X, y = load_breast_cancer(return_X_y=True)
+    IMLIClassifier(random_state=0, backend="rc2", n_init=1,
+                   null_test="held-out").fit(X[:200], y[:200])
+    out = term.getvalue()
+    assert out.count("held-out null test (folds)") >= 1 and "/3 " in out
+    # the fit's bar (n_init=1: 13 partitions x 2 passes) and no fold's (9 partitions each)
+    assert "partitions" in out and "/26 " in out and "/18 " not in out
+
+
+@pytest.mark.parametrize("seed", [7750, 19, 3])
+def test_describing_a_class_is_the_fit_on_labels_renamed_to_sort_last(seed):
+    """The held-out test's folds and its fold constants on a tie follow the class the
+    rules describe, not the sorting of the labels: ``rule_class="sick"`` ("sick" sorts
+    first) gives the record of the default fit on labels renamed so that it sorts last,
+    held-out verdict included (they differed on these seeds when the folds were
+    stratified on the sorted labels)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"age": rng.integers(20, 80, 60).astype(float),
+                      "dose": rng.normal(size=60).round(2),
+                      "arm": rng.choice(["a", "b", "c"], 60)})
+    signal = (X["age"] > 50) & (X["arm"] != "c") | (X["dose"] > 1)
+    y = np.where(signal ^ (rng.random(60) < 0.1), "sick", "well")
+    for make in (lambda **kw: IMLIClassifier(n_rules=2, rule_type="cnf", **kw),
+                 lambda **kw: IMLIBClassifier(n_rules=2, max_literals_per_rule=2, **kw)):
+        est = make(rule_class="sick", null_test="held-out", backend="rc2", n_thresholds=3,
+                   random_state=0).fit(X, y)
+        ref = make(null_test="held-out", backend="rc2", n_thresholds=3,
+                   random_state=0).fit(X, np.where(y == "sick", "z sick", "well"))
+        assert "held_out_test" in est.best_partition_
+        assert est.best_partition_ == ref.best_partition_
+        assert est.to_text() == ref.to_text().replace("z sick", "sick")
