@@ -43,8 +43,8 @@ Variants (``--variants``, comma-separated names):
                        experiment, not an option);
 ``exact-sign``         ``sign_test="exact", null_test=False``: the significance test is
                        the exact binomial sign test at the z test's level;
-``exact-sign-null``    ``sign_test="exact", null_test=True`` (the defaults since
-                       2026-12-02);
+``exact-sign-null``    ``sign_test="exact", null_test=True`` (the defaults from
+                       2026-12-02 to 2026-12-07);
 ``normal-sign``        ``sign_test="normal", null_test=False`` (the defaults before
                        2026-12-02, which is what ``default`` means in the results files
                        written before then);
@@ -151,8 +151,13 @@ Variants (``--variants``, comma-separated names):
 ``held-out-null``      ``null_test="held-out"``: the rules must also beat the constant
                        on the rows held out in a 3-fold cross-validation of the learner
                        (10-fold on 150 training rows or fewer; at z = 1, each fold a
-                       single fit); ``held-out-null-3folds``: 3 folds on any number of
-                       rows (the option from session 66 to 2026-12-07)
+                       single fit; IMLI's and IMLIB's default since 2026-12-07, so the
+                       same as ``default`` in results written since);
+                       ``held-out-null-3folds``: 3 folds on any number of rows (the
+                       option from session 66 to 2026-12-07)
+``training-null``      ``null_test=True``: the null test on the training rows only (the
+                       default from 2026-12-02 to 2026-12-07, so what ``default`` means
+                       in the results files written between those dates)
 ``held-out-null-s65``  that test as session 65 made it: at z = ``significance`` (2), each
                        fold with the learner's ``n_init``; ``held-out-null-z1``: at
                        z = 1 (``-z0``: z = 0), folds with its ``n_init``;
@@ -282,6 +287,7 @@ VARIANTS = {
     "pool-limit-bound": {"_pool_bound": "limit"},
     "pool-polish": {"_pool_polish": True},
     "held-out-null": {"null_test": "held-out"},
+    "training-null": {"null_test": True},
     "held-out-null-s65": {"null_test": "held-out", "_held_out_level": 1.0,
                           "_held_out_n_init": None, **THREE},
     "held-out-null-z1": {"null_test": "held-out", "_held_out_level": 0.5,

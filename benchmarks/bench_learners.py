@@ -22,9 +22,11 @@ Two settings per satrules learner:
   only to compare like with like.
 
 The grid settings (``cv``, ``test-best``) of IMLI and IMLIB binarize at quantiles
-(``thresholds="quantile"``, as the papers and the reference implementations do), whatever
-the estimators' default.  Methods ``imli-tree`` and ``imlib-tree`` (not run unless named
-in ``--methods``) are the same learners with ``thresholds="tree"``, with the same grids.
+(``thresholds="quantile"``, as the papers and the reference implementations do),
+whatever the estimators' default, and make the null test on the training rows only
+(``null_test=True``, the default before 2026-12-07; see :data:`GRID_FIXED`).  Methods
+``imli-tree`` and ``imlib-tree`` (not run unless named in ``--methods``) are the same
+learners with ``thresholds="tree"``, with the same grids.
 
 The comparison methods get simple, standard preprocessing (one-hot encoding
 of string columns, median/most-frequent imputation): RIPPER (``wittgenstein``,
@@ -98,10 +100,15 @@ GRID["cdpr-gra"] = {"alpha": [0.6, 0.75, 0.9], "beta": [0.4, 0.8], "gamma": [3, 
                     "delta": [3, 5]}
 GRID["cdpr-exact"] = {"alpha": [0.6, 0.9], "gamma": [3, 6, 12]}
 #: what every grid point of a method also sets (not shown in the ``params`` column): the
-#: papers' binarization, and one fit per grid point as the papers make (``n_init=1``;
-#: the ``cv`` rows of learners.md were fitted so before ``n_init`` existed)
-GRID_FIXED = {m: {"thresholds": "quantile", "categories": "onehot", "n_init": 1}
+#: papers' binarization, one fit per grid point as the papers make (``n_init=1``; the
+#: ``cv`` rows of learners.md were fitted so before ``n_init`` existed), and the null test
+#: on the training rows only (``null_test=True``, the default when those rows were
+#: fitted; the held-out test, the default since 2026-12-07, would fit every grid point
+#: of every fold three more times)
+GRID_FIXED = {m: {"thresholds": "quantile", "categories": "onehot", "n_init": 1,
+                  "null_test": True}
               for m in ("imli", "imlib", "imlib-paper")}
+GRID_FIXED.update({m: {"null_test": True} for m in ("imli-tree", "imlib-tree")})
 GRID_FIXED.update({m: {"categories": "onehot"} for m in ("cdpr-gra", "cdpr-exact")})
 #: folds of the ``--cv`` choice
 CV_FOLDS = 5

@@ -10,20 +10,22 @@ method of ``--methods`` with its defaults (only ``random_state`` set), and count
 fits that return at least one literal.  It also reports the mean training and test
 accuracy (test: 2,000 fresh rows of the same distribution) and the mean fit time.
 
-Methods: ``imli``, ``imlib`` (defaults: the null test on the training rows),
-``imli-held-out`` and ``imlib-held-out`` (``null_test="held-out"``: the rules must also
-beat the constant on rows held out in a 3-fold cross-validation, 10-fold on 150 rows or
-fewer), ``cdpr`` (``CDPRClassifier()``, whose default null test is on training and
-held-out rows).  Experiments (``imli-`` or ``imlib-`` and a suffix of
-:data:`SUFFIXES`): ``held-out-s65`` (the held-out test as session 65 made it: at z = 2,
-each fold with the learner's ``n_init``), ``held-out-z1`` and ``held-out-z0`` (so at
-z = 1 or 0), ``held-out-1init`` (at z = 2, each fold a single fit),
-``held-out-z1-1init`` (z = 1, single fits: ``null_test="held-out"`` from session 66 to
-2026-12-07), ``held-out-5folds`` and ``held-out-10folds`` (that test with 5 or 10 folds
-instead of 3), ``held-out-3folds`` (today's option with 3 folds on small tables too; the
-experiments above all take 3 folds there, as they were measured), ``per-column`` (the
-training-row test's level Bonferroni-corrected for the ``2 × columns`` candidate
-literals).
+Methods: ``imli``, ``imlib`` (defaults since 2026-12-07: ``null_test="held-out"``, the
+rules must beat the constant on the training rows and on rows held out in a 3-fold
+cross-validation, 10-fold on 150 rows or fewer), ``imli-training-null`` and
+``imlib-training-null`` (``null_test=True``: the test on the training rows only, the
+default before), ``cdpr`` (``CDPRClassifier()``, whose default null test is on training
+and held-out rows).  ``imli-held-out`` and ``imlib-held-out`` (``null_test="held-out"``)
+are the defaults now, named so in results written before.  Experiments (``imli-`` or
+``imlib-`` and a suffix of :data:`SUFFIXES`): ``held-out-s65`` (the held-out test as
+session 65 made it: at z = 2, each fold with the learner's ``n_init``), ``held-out-z1``
+and ``held-out-z0`` (so at z = 1 or 0), ``held-out-1init`` (at z = 2, each fold a single
+fit), ``held-out-z1-1init`` (z = 1, single fits: ``null_test="held-out"`` from session
+66 to 2026-12-07), ``held-out-5folds`` and ``held-out-10folds`` (that test with 5 or 10
+folds instead of 3), ``held-out-3folds`` (the held-out test with 3 folds on small tables
+too; the experiments above all take 3 folds there, as they were measured),
+``per-column`` (the training-row test's level Bonferroni-corrected for the ``2 ×
+columns`` candidate literals).
 
 Usage::
 
@@ -50,7 +52,7 @@ from benchmarks.bench_learner_variants import VARIANTS  # noqa: E402
 from benchmarks.tables import markdown_table, write_csv  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
-METHODS = ("imli", "imlib", "imli-held-out", "imlib-held-out", "cdpr")
+METHODS = ("imli", "imlib", "imli-training-null", "imlib-training-null", "cdpr")
 TEST_ROWS = 2_000
 
 
@@ -81,6 +83,7 @@ SUFFIXES = {
        ({k: v for k, v in params.items() if not k.startswith("_")},
         {k: v for k, v in params.items() if k.startswith("_")})
        for name, params in VARIANTS.items() if name.startswith("held-out-null")},
+    "training-null": ({"null_test": True}, {}),
     "per-column": ({}, {"_null_per_column": True}),
 }
 

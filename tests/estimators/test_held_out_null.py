@@ -1,11 +1,12 @@
-"""``null_test="held-out"`` of IMLI and IMLIB: the rules must also beat the constant on
-rows held out in a 3-fold cross-validation of the learner on the training rows (10-fold
-on ``HELD_OUT_SMALL_ROWS`` rows or fewer).
+"""``null_test="held-out"`` of IMLI and IMLIB (their default since 2026-12-07): the rules
+must also beat the constant on rows held out in a 3-fold cross-validation of the learner
+on the training rows (10-fold on ``HELD_OUT_SMALL_ROWS`` rows or fewer).
 
 On labels drawn independently of X the training-row test is passed by rules chosen on
 those very rows (they fit the noise); the out-of-fold predictions of fits that never saw
 the rows do not beat the constant, and the rules are turned down.  On a real signal the
-test passes and the rules are those of the default fit.
+test passes and the rules are those of the fit with the training-row test alone
+(``null_test=True``).
 """
 
 from __future__ import annotations
@@ -34,14 +35,16 @@ def _noise(seed: int, n: int = 300, p: int = 10):
 
 @pytest.mark.parametrize("make", MAKERS)
 def test_rules_fitted_to_noise_are_turned_down(make):
-    """On these noise tables the training-row test keeps rules (the defect the option
-    answers); the held-out test turns them down, records why, and says so in the text."""
+    """On these noise tables the training-row test keeps rules (the defect the held-out
+    test answers); the held-out test, the default, turns them down, records why, and says
+    so in the text."""
     kept_by_training = 0
     for seed in range(3):
         X, y = _noise(seed)
-        plain = make(random_state=seed).fit(X, y)
+        plain = make(random_state=seed, null_test=True).fit(X, y)
         kept_by_training += plain.rules_.n_literals > 0
-        clf = make(random_state=seed, null_test="held-out").fit(X, y)
+        clf = make(random_state=seed).fit(X, y)
+        assert clf.null_test == "held-out"
         assert clf.rules_.n_literals == 0
         record = clf.best_partition_
         if "held_out_test" in record:   # turned down here, not by the training rows
@@ -55,12 +58,13 @@ def test_rules_fitted_to_noise_are_turned_down(make):
 
 
 @pytest.mark.parametrize("make", MAKERS)
-def test_a_real_signal_keeps_the_default_fit(make):
+def test_a_real_signal_keeps_the_training_tested_fit(make):
     """Breast cancer: the held-out test passes by far, and the rules, their record and
-    the predictions are the default fit's (the folds draw after the fit)."""
+    the predictions are those of the fit tested on its training rows alone
+    (``null_test=True``; the folds draw after the fit)."""
     X, y = load_breast_cancer(return_X_y=True)
-    plain = make(random_state=0).fit(X, y)
-    clf = make(random_state=0, null_test="held-out").fit(X, y)
+    plain = make(random_state=0, null_test=True).fit(X, y)
+    clf = make(random_state=0).fit(X, y)
     verdict = clf.best_partition_.pop("held_out_test")
     assert verdict["passed"] and verdict["fixed"] > 5 * verdict["broken"]
     assert verdict["folds"] == 3

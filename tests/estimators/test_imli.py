@@ -126,8 +126,9 @@ def test_warm_start_hints_are_feasible_and_budget_is_split(monkeypatch):
     calls = []
     monkeypatch.setattr(base, "solve", recording_solve(calls))
     X, y = noisy_data(64)
+    # the partitions' solves alone: the held-out test's folds are fits of their own
     clf = IMLIClassifier(n_rules=2, partition_size=16, time_limit=40, random_state=0,
-                         backend=ENGINES[0]).fit(X, y)
+                         null_test=True, backend=ENGINES[0]).fit(X, y)
     n = len(calls)
     # 4 partitions, 2 passes, 3 inits, then the choice among the rules of the 3 fits
     assert n == 8 * clf.n_init_ + 1 == 25
@@ -156,7 +157,7 @@ def test_anytime_unknown_keeps_previous_rules(monkeypatch):
     monkeypatch.setattr(IMLIClassifier, "_decode", recording_decode)
     X, y = noisy_data(32)
     clf = IMLIClassifier(n_rules=2, n_partitions=2, n_passes=1, n_init=1, random_state=0,
-                         backend=ENGINES[0])
+                         null_test=True, backend=ENGINES[0])   # no folds decoded too
     clf.fit(X, y)
     assert [s.status for s in clf.solutions_] == [Status.FEASIBLE, Status.UNKNOWN]
     assert len(decoded) == 1   # only the FEASIBLE partition is decoded
@@ -214,7 +215,10 @@ def test_real_time_limit_is_honoured(backend, monkeypatch):
     start = clock.now
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=backend, random_state=0)
+        # the fit's own time: with null_test="held-out" it gets half the limit
+        # (test_held_out_null.py tests that share)
+        clf = IMLIClassifier(n_rules=3, time_limit=2.0, backend=backend, random_state=0,
+                             null_test=True)
         clf.fit(X, y)
     assert len(given) == 3 and clf.time_limit_reached_
     assert all(0 < limit <= start + 2.0 - at for limit, at in given), given
@@ -267,7 +271,8 @@ def test_each_partition_anchors_to_pruned_rules(monkeypatch):
     X = rng.normal(size=(96, 3))
     y = (X[:, 0] > 0.3).astype(int)
     clf = IMLIClassifier(n_rules=2, partition_size=16, n_thresholds=6, data_fidelity=5,
-                         n_init=1, random_state=0, backend=ENGINES[0]).fit(X, y)
+                         n_init=1, null_test=True,   # no folds' partitions recorded too
+                         random_state=0, backend=ENGINES[0]).fit(X, y)
     conds = clf.binarizer_.conditions_
     assert priors[0] is None and len(priors) == 12   # 6 partitions, 2 passes
     assert len(subsets) == 12 and any(s is not None for s in subsets)

@@ -22,10 +22,13 @@ import satrules.estimators._base as base
 from satrules import IMLIBClassifier, IMLIClassifier
 from satrules.rules import RuleSet
 
+#: the fits of these tests make the null test on the training rows only (null_test=True,
+#: unless a test sets it): the held-out test's folds are fits of their own, whose inits
+#: the recordings would see
 MAKERS = [
-    lambda **kw: IMLIClassifier(backend="rc2", **kw),
-    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", **kw),
-    lambda **kw: IMLIBClassifier(backend="rc2", **kw),
+    lambda **kw: IMLIClassifier(backend="rc2", **{"null_test": True, **kw}),
+    lambda **kw: IMLIClassifier(backend="rc2", rule_type="cnf", **{"null_test": True, **kw}),
+    lambda **kw: IMLIBClassifier(backend="rc2", **{"null_test": True, **kw}),
 ]
 
 
@@ -88,7 +91,7 @@ def test_one_vs_rest_keeps_every_class_from_the_same_fit(monkeypatch):
     seen = _recording_inits(monkeypatch)
     monkeypatch.setattr(base.IncrementalRuleClassifier, "_init_choice", "objective")
     X, y = _data(4, n=160, classes=3)
-    clf = IMLIClassifier(n_init=3, random_state=0, backend="rc2").fit(X, y)
+    clf = IMLIClassifier(n_init=3, null_test=True, random_state=0, backend="rc2").fit(X, y)
     (inits,) = seen
     kept = {record["init"] for record in clf.best_partition_.values()}
     assert len(kept) == 1
@@ -178,7 +181,8 @@ def test_row_weights_judge_the_fits_by_their_weighted_errors(monkeypatch):
     monkeypatch.setattr(base.IncrementalRuleClassifier, "_init_choice", "objective")
     X, y = _data(11)
     w = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
-    clf = IMLIClassifier(n_init=3, random_state=2, backend="rc2").fit(X, y, sample_weight=w)
+    clf = IMLIClassifier(n_init=3, null_test=True, random_state=2,
+                         backend="rc2").fit(X, y, sample_weight=w)
     (inits,) = seen
     Xb = clf.binarizer_.transform(X)
     weights = w / w.mean()   # the rows' weights as the fit uses them (mean 1)
@@ -251,7 +255,7 @@ def test_pooled_rules_that_fail_the_null_test_are_not_kept(monkeypatch):
         return real(self, fitted, records, *args)
 
     monkeypatch.setattr(base.IncrementalRuleClassifier, "_null_test", failing_pool)
-    clf = IMLIClassifier(n_init=3, random_state=0, backend="rc2").fit(X, y)
+    clf = IMLIClassifier(n_init=3, null_test=True, random_state=0, backend="rc2").fit(X, y)
     assert any("pooled_from" in r for call in calls for r in call.values())
     (inits,) = seen
     assert "pooled_from" not in clf.best_partition_
@@ -263,7 +267,7 @@ def test_the_pool_in_one_vs_rest_lowers_the_combined_objective(monkeypatch):
     predictions they make together cost no more than the best fit's."""
     seen = _recording_inits(monkeypatch)
     X, y = _data(4, n=160, classes=3)
-    clf = IMLIClassifier(n_init=3, random_state=1, backend="rc2").fit(X, y)
+    clf = IMLIClassifier(n_init=3, null_test=True, random_state=1, backend="rc2").fit(X, y)
     (inits,) = seen
     Xb = clf.binarizer_.transform(X)
     y_idx = np.searchsorted(clf.classes_, y)
@@ -307,7 +311,7 @@ def test_the_pool_is_solved_by_the_selection_engine(monkeypatch):
 
     monkeypatch.setattr(base, "solve", recording)
     X, y = _data(6)
-    clf = IMLIClassifier(n_init=3, random_state=0, backend="rc2").fit(X, y)
+    clf = IMLIClassifier(n_init=3, null_test=True, random_state=0, backend="rc2").fit(X, y)
     model, backend, hint = calls[-1]
     assert len(calls) == len(clf.fit_history_) * 3 + 1
     assert {b for _, b, _ in calls[:-1]} == {"rc2"}

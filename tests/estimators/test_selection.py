@@ -65,7 +65,10 @@ def test_best_partition_is_recorded_and_consistent():
                          polish=False).fit(X, y)
     best = clf.best_partition_
     assert clf.n_passes_ == 2 and clf.n_partitions_ == 8 and len(clf.fit_history_) == 16
-    assert set(best) == {"pass", "partition", "constant", "objective", "init"}
+    assert set(best) == {"pass", "partition", "constant", "objective", "init",
+                         "held_out_test"}
+    assert best["held_out_test"]["passed"] is (best["constant"] is None or
+                                               best["held_out_test"]["passed"])
     assert clf.n_init_ == 3 and best["init"] in (0, 1, 2)   # the history is the init kept's
     if best["constant"] is None:
         entry = [e for e in clf.fit_history_
@@ -110,7 +113,8 @@ def test_solves_are_hinted_with_the_best_rules_so_far(monkeypatch, make):
     rng = np.random.default_rng(5)
     X = rng.normal(size=(64, 3))
     y = (X[:, 0] > 0).astype(int)
-    clf = make(partition_size=16, random_state=0).fit(X, y)
+    # the fit's own solves (null_test=True: no held-out folds, fits of their own)
+    clf = make(partition_size=16, random_state=0, null_test=True).fit(X, y)
     # 4 parts x 2 passes x 3 fits, then the choice among the fits' rules (its own hint)
     assert clf.n_init_ == 3 and len(realised) == 24 and len(calls) == 25
     hinted = [(best, own, hint) for best, own, hint in realised if own is not None]
