@@ -73,10 +73,12 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
              ("ISLR", "College", "Private", ()),
              ("stevedata", "anes_vote84", "vote", ())]
 #: the default methods (others: ``imli+old_sign``, ``imli-tree``, ``imlib+onehot``,
-#: ``imli+held_out`` (``null_test="held-out"``), ...)
+#: ``imli+held_out`` (``null_test="held-out"``, the default since 2026-12-07),
+#: ``imli+training_null`` (``null_test=True``, the default before), ...)
 METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"null_test": {"null_test": True},
+           "training_null": {"null_test": True},
            "old_sign": {"sign_test": "normal", "null_test": False},
            "onehot": {"categories": "onehot"},
            "held_out": {"null_test": "held-out"}}
