@@ -111,7 +111,7 @@ def literals(est) -> int:
         return sum(r.n_literals for r in rules.values())
     if hasattr(rules, "n_literals"):
         return int(rules.n_literals)
-    return int(sum(len(rule.literals) for rule in rules))   # CDPR's rule list
+    return int(sum(len(rule.conditions) for rule in rules))   # CDPR's MinedRule list
 
 
 def fit_one(method: str, seed: int, rows: int, features: int) -> dict:

@@ -254,7 +254,7 @@ class IMLIClassifier(IncrementalRuleClassifier):
         Why held out: the training rows flatter rules chosen on them.  On 120 tables of
         labels drawn independently of the features (100-1,000 rows, 2-10 features) IMLI
         returned rules on 90 with ``True``, each a false discovery a reader cannot tell
-        from a real rule, and on 1 with ``"held-out"``, as ``CDPRClassifier`` (0)
+        from a real rule, and on 1 with ``"held-out"``, as ``CDPRClassifier`` (1)
         (``benchmarks/results/noise_rules.md``); on 240 such tables of 60-150 rows, on
         183 and 3.  The price: about 1.7 times the fit time, and real but weak rules
         turned down too.  Against ``True``, IMLI's test accuracy moved by -0.0035 ±
