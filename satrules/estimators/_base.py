@@ -1488,7 +1488,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                 starts.append((found, found.n_rules))
             for start, max_rules in starts:
                 polished = self._polished(start, max_rules, Xbool, y, weights,
-                                          polish_columns, budget["deadline"])
+                                          polish_columns, budget["deadline"],
+                                          budget.setdefault("column_ones", {}))
                 obj = self._objective(polished, Xb, y, weights)
                 if obj < record["objective"]:   # never worse on the training data
                     record["polished_from"] = best_obj
@@ -1507,20 +1508,32 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
 
     def _polished(self, start: RuleSet, max_rules: int, Xbool: np.ndarray, y: np.ndarray,
                   weights: np.ndarray | None, polish_columns: np.ndarray | None,
-                  deadline: float | None) -> RuleSet:
+                  deadline: float | None, ones_cache: dict | None = None) -> RuleSet:
         """``start`` polished on the training rows ``Xbool`` (bool) for ``y``, with at most
         ``max_rules`` rules, over the columns ``polish_columns`` (None: all of them; all of
-        them too when ``start`` uses another)."""
+        them too when ``start`` uses another).  ``ones_cache``: a dict kept for the fit,
+        where the ones per column of ``Xbool`` are counted once for all its classes."""
         seen = _ColumnView(Xbool.shape[1], polish_columns)
         narrowed = seen.narrow(start)
         pview = seen if narrowed is not None else _ColumnView(Xbool.shape[1], None)
+        Xp = pview.take(Xbool)
+        ones = None
+        if ones_cache is not None and weights is None and Xp is Xbool:
+            # every class of a one-vs-rest fit polishes on the same Xb: count its columns'
+            # ones once (what a new rule reads while no rule covers a row)
+            key = (Xbool.__array_interface__["data"][0], Xbool.shape)
+            if key not in ones_cache:
+                ones_cache[key] = np.add.reduce(Xbool.view(np.uint8), axis=0,
+                                                dtype=np.int64)
+            ones = ones_cache[key]
         return self._final_rules(pview.widen(polish_rules(
-            start if narrowed is None else narrowed, pview.take(Xbool), y,
+            start if narrowed is None else narrowed, Xp, y,
             self.data_fidelity, self._literal_weight(),
             max_literals=self._max_literals(), max_rules=max_rules, deadline=deadline,
             min_z=float(getattr(self, "significance", 0.0)), replace=self._polish_replace,
             sign_test=self.sign_test, sample_weight=weights,
-            new_rule_z=self._level(self._new_rule_per_column, Xbool.shape[1]))))
+            new_rule_z=self._level(self._new_rule_per_column, Xbool.shape[1]),
+            column_ones=ones)))
 
     # ---------------------------------------------------------------- predict
     def _binarized(self, X: Any) -> np.ndarray:
