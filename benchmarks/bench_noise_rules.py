@@ -83,7 +83,7 @@ SUFFIXES = {
        ({k: v for k, v in params.items() if not k.startswith("_")},
         {k: v for k, v in params.items() if k.startswith("_")})
        for name, params in VARIANTS.items() if name.startswith("held-out-null")},
-    "training-null": ({"null_test": True}, {}),
+    "training-null": (VARIANTS["training-null"], {}),
     "per-column": ({}, {"_null_per_column": True}),
 }
 

@@ -77,11 +77,11 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
 #: ``imli+training_null`` (``null_test=True``, the default before), ...)
 METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
-OPTIONS = {"null_test": {"null_test": True},
-           "training_null": {"null_test": True},
+OPTIONS = {"training_null": {"null_test": True},
            "old_sign": {"sign_test": "normal", "null_test": False},
            "onehot": {"categories": "onehot"},
            "held_out": {"null_test": "held-out"}}
+OPTIONS["null_test"] = OPTIONS["training_null"]   # its name in results written before
 
 
 def load(package: str, name: str, target: str | None, rng: np.random.Generator,

@@ -117,7 +117,13 @@ from satrules.estimators._checks import (
 )
 from satrules.estimators._explain import ExplainMixin, append_by_group, first_true, pick
 from satrules.estimators._json import RuleFileMixin
-from satrules.estimators._polish import SIGN_TESTS, beats_constant, polish_rules, prune_rules
+from satrules.estimators._polish import (
+    SIGN_TESTS,
+    beats_constant,
+    column_ones,
+    polish_rules,
+    prune_rules,
+)
 from satrules.estimators._proba import RegionProbaMixin
 from satrules.estimators._weights import (
     check_class_weight,
@@ -1523,8 +1529,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             # ones once (what a new rule reads while no rule covers a row)
             key = (Xbool.__array_interface__["data"][0], Xbool.shape)
             if key not in ones_cache:
-                ones_cache[key] = np.add.reduce(Xbool.view(np.uint8), axis=0,
-                                                dtype=np.int64)
+                ones_cache[key] = column_ones(Xbool)
             ones = ones_cache[key]
         return self._final_rules(pview.widen(polish_rules(
             start if narrowed is None else narrowed, Xp, y,
