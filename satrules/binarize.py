@@ -674,6 +674,9 @@ TREE_MIN_ROWS = 1
 
 _EPSILON = np.finfo(np.float64).eps
 _FEATURE_THRESHOLD = np.float32(1e-7)
+#: :func:`tree_split_values` keeps one cumulative count per class up to this many
+#: classes, running sums over the rows beyond (:func:`_class_squares_rows`)
+_TREE_LOOP_CLASSES = 8
 
 
 def _sift_up(heap: list, hole: int, item) -> None:
@@ -761,19 +764,13 @@ def tree_split_values(values: np.ndarray, y: np.ndarray, max_leaf_nodes: int,
     fv = v[order]
     n = len(fv)
     codes = codes[order]
-    # cum[c][p]: the rows of class c among the first p sorted rows
-    present = np.flatnonzero(np.bincount(codes)) if n else []
-    cum = [np.concatenate(([0.0], np.cumsum(codes == c, dtype=np.float64))) for c in present]
     # split positions p (rows [.., p) go left): where a value exceeds its predecessor
     # by more than the feature threshold (scikit-learn's next_p, in float32)
     gaps = np.flatnonzero(fv[1:] > fv[:-1] + _FEATURE_THRESHOLD) + 1
+    present = np.flatnonzero(np.bincount(codes)) if n else np.zeros(0, dtype=np.int64)
+    squares = _class_squares_loop(codes, present) if len(present) <= _TREE_LOOP_CLASSES \
+        else _class_squares_rows(codes)
     total = float(n)
-
-    def impurity(start: int, end: int) -> float:
-        sq = 0.0
-        for col in cum:
-            sq += (col[end] - col[start]) ** 2
-        return float(_tree_gini(sq, float(end - start)))
 
     def node(start: int, end: int, imp: float):
         """(improvement, start, end, pos, impurity_left, impurity_right); pos < 0: leaf."""
@@ -787,12 +784,7 @@ def tree_split_values(values: np.ndarray, y: np.ndarray, max_leaf_nodes: int,
             return (0.0, start, end, -1, imp, imp)
         n_left = (pos - start).astype(np.float64)
         n_right = (end - pos).astype(np.float64)
-        sq_left = sq_right = 0.0
-        for col in cum:    # the class counts left of p, and right (the rest, exactly)
-            left = col[pos] - col[start]
-            right = (col[end] - col[start]) - left
-            sq_left = sq_left + left * left
-            sq_right = sq_right + right * right
+        sq_left, sq_right = squares(start, end, pos)
         g_left = _tree_gini(sq_left, n_left)
         g_right = _tree_gini(sq_right, n_right)
         proxy = -n_right * g_right - n_left * g_left
@@ -806,7 +798,8 @@ def tree_split_values(values: np.ndarray, y: np.ndarray, max_leaf_nodes: int,
 
     heap: list = []
     if n:
-        _push_heap(heap, node(0, n, impurity(0, n)))
+        sizes = np.bincount(codes).astype(np.int64)    # whole numbers: an exact sum
+        _push_heap(heap, node(0, n, float(_tree_gini(float(np.dot(sizes, sizes)), total))))
     splits = []
     budget = max_leaf_nodes - 1
     while heap:
@@ -822,6 +815,49 @@ def tree_split_values(values: np.ndarray, y: np.ndarray, max_leaf_nodes: int,
         _push_heap(heap, node(start, p, il))
         _push_heap(heap, node(p, end, ir))
     return np.sort(np.array(splits, dtype=np.float64))
+
+
+def _class_squares_loop(codes: np.ndarray, present: np.ndarray):
+    """``squares(start, end, pos)`` of :func:`tree_split_values` for few classes: the
+    sums over the classes of the squared class counts of the sorted rows ``[start, p)``
+    and ``[p, end)``, for each ``p`` of ``pos``, from one cumulative count per class."""
+    # cum[c][p]: the rows of class c among the first p sorted rows
+    cum = [np.concatenate(([0.0], np.cumsum(codes == c, dtype=np.float64))) for c in present]
+
+    def squares(start: int, end: int, pos: np.ndarray):
+        sq_left = sq_right = 0.0
+        for col in cum:    # the class counts left of p, and right (the rest, exactly)
+            left = col[pos] - col[start]
+            right = (col[end] - col[start]) - left
+            sq_left = sq_left + left * left
+            sq_right = sq_right + right * right
+        return sq_left, sq_right
+
+    return squares
+
+
+def _class_squares_rows(codes: np.ndarray):
+    """:func:`_class_squares_loop` for many classes, in time linear in the segment
+    whatever the number of classes: a class count going from ``k`` to ``k + 1`` adds
+    ``2k + 1`` to the sum of squares, so the sums at every split position are running
+    sums over the segment's rows.  The counts are whole numbers, so the sums are exact
+    and equal the loop's."""
+    width = int(codes.max()) + 1 if codes.size else 1
+    by_class = np.argsort(codes, kind="stable")
+    first = np.searchsorted(codes[by_class], np.arange(width))
+    rank = np.empty(len(codes), dtype=np.int64)       # rows of its class before a row
+    rank[by_class] = np.arange(len(codes)) - first[codes[by_class]]
+
+    def squares(start: int, end: int, pos: np.ndarray):
+        local = codes[start:end]
+        before = rank[start:end] - np.bincount(codes[:start], minlength=width)[local]
+        after = np.bincount(local, minlength=width)[local] - 1 - before
+        left = np.cumsum(2 * before + 1)              # left[j]: rows start .. start + j
+        right = np.cumsum((2 * after + 1)[::-1])[::-1]    # right[j]: start + j .. end - 1
+        return (left[pos - start - 1].astype(np.float64),
+                right[pos - start].astype(np.float64))
+
+    return squares
 
 
 def _tree_cuts(values: np.ndarray, distinct: np.ndarray, y: np.ndarray,

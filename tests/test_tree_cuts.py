@@ -39,6 +39,25 @@ def test_same_splits_as_the_tree(data, n, n_classes, levels, scale, max_leaf_nod
                                                     min_samples_leaf), want)
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), n=st.integers(2, 150), n_classes=st.integers(9, 40),
+       levels=st.integers(1, 40), scale=_SCALES, max_leaf_nodes=st.integers(2, 40),
+       min_samples_leaf=st.integers(1, 6))
+def test_same_splits_with_many_classes(data, n, n_classes, levels, scale, max_leaf_nodes,
+                                       min_samples_leaf):
+    """More than eight classes take running sums over the rows instead of one count per
+    class (:func:`satrules.binarize._class_squares_rows`): the same splits."""
+    grid = data.draw(st.lists(st.integers(-levels, levels), min_size=n, max_size=n))
+    labels = data.draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n))
+    values, y = np.array(grid) * scale, np.array(labels)
+    want = _sklearn_splits(values, y, max_leaf_nodes, min_samples_leaf)
+    np.testing.assert_array_equal(
+        tree_split_values(values, y, max_leaf_nodes, min_samples_leaf), want)
+    # sparse codes (classes 0, 7, 14, ...) count as the same classes
+    np.testing.assert_array_equal(
+        tree_split_values(values, y * 7, max_leaf_nodes, min_samples_leaf), want)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_same_splits_on_continuous_columns(seed):
     """Thousands of distinct values, the binarizer's leaf floor of 1 % of the rows."""
@@ -51,6 +70,10 @@ def test_same_splits_on_continuous_columns(seed):
     leaf = int(np.ceil(0.01 * n))
     np.testing.assert_array_equal(tree_split_values(x, y, 5, leaf),
                                   _sklearn_splits(x, y, 5, leaf))
+    # 60 classes and 59 splits, as the one-vs-rest binarizer asks of 60 classes
+    many = np.floor((x / x.std() + rng.normal(size=n)) * 12).astype(int) % 60
+    np.testing.assert_array_equal(tree_split_values(x, many, 60, leaf),
+                                  _sklearn_splits(x, many, 60, leaf))
 
 
 @settings(max_examples=200, deadline=None)
