@@ -30,6 +30,7 @@ Usage::
     python benchmarks/bench_smoke.py                      # 40 sets, 2 processes
     python benchmarks/bench_smoke.py --n 10 --out smoke_10
     python benchmarks/bench_smoke.py --rows 60,149 --seed 200 --out smoke_small  # small sets
+    python benchmarks/bench_smoke.py --classes 6,30 --out smoke_multi    # 6-30 classes
 
 Results: ``benchmarks/results/smoke.md`` and ``smoke.jsonl`` (one line per set).
 """
@@ -235,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="smoke", help="results/<out>.md and .jsonl")
     parser.add_argument("--rows", default=f"{ROWS[0]},{ROWS[1]}",
                         help="fewest,most rows of the sets drawn (default %(default)s)")
+    parser.add_argument("--classes", default="2,5",
+                        help="fewest,most classes of the targets drawn (default %(default)s)")
     parser.add_argument("--one", nargs=3, metavar=("PACKAGE", "ITEM", "TARGET"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -242,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(run_set(*args.one)), flush=True)
         return 0
     low, high = (int(v) for v in args.rows.split(","))
-    sets = draw(args.n, args.seed, rows=(low, high))
+    fewest, most = (int(v) for v in args.classes.split(","))
+    sets = draw(args.n, args.seed, classes=(fewest, most), rows=(low, high))
     with ThreadPoolExecutor(args.jobs) as pool:
         records = list(pool.map(lambda triple: _child(triple, args.timeout), sets))
     RESULTS.mkdir(exist_ok=True)
