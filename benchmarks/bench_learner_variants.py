@@ -84,6 +84,10 @@ Variants (``--variants``, comma-separated names):
 ``gamma-cv``           ``--method cdpr``: ``gamma`` (most rules) chosen among 2, 3, 5 and 10
                        by the same cross-validation that chooses ``alpha`` (the fit whose
                        best held-out accuracy is highest; ties to more rules)
+``gamma-auto``         ``--method cdpr`` or ``cdpr-exact``: ``gamma="auto"`` (10 rules, or one
+                       fewer than the classes when there are more than 11; the default
+                       since 2026-12-07)
+``gamma-10``           ``gamma=10`` (the default before 2026-12-07)
 ``nodes-all``          ``--method cdpr`` or ``cdpr-exact``: ``nodes="all"``, a candidate
                        rule for every tree node but the roots, not only for the leaves
 ``nodes-leaves``       ``nodes="leaves"``: the paper's candidates, the leaves' rules
@@ -264,6 +268,8 @@ VARIANTS = {
     "grouped-max50": {"categories": "grouped", "max_levels": 50},
     "onehot": {"categories": "onehot"},
     "gamma-cv": {"_gammas": (2, 3, 5, 10)},
+    "gamma-auto": {"gamma": "auto"},
+    "gamma-10": {"gamma": 10},
     "nodes-all": {"nodes": "all"},
     "nodes-leaves": {"nodes": "leaves"},
     "held-out-z1": {"_held_z": 1.0},

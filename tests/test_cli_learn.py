@@ -337,6 +337,35 @@ def test_learn_and_report_three_classes(method, tmp_path, capsys):
         assert cls in page
 
 
+def test_learn_and_encode_take_gamma_auto(tmp_path, capsys):
+    """``--gamma auto`` reaches CDPR as ``gamma="auto"`` in learn and encode (14 classes:
+    13 rules, and the exported model bounds the rules at 13); anything else but a
+    positive whole number is refused, naming the flag."""
+    rng = np.random.default_rng(0)
+    codes = np.repeat(np.arange(14), 30)
+    frame = pd.DataFrame({"x": codes + rng.uniform(-0.3, 0.3, len(codes)),
+                          "cls": [f"c{k:02d}" for k in codes]})
+    data = tmp_path / "many.csv"
+    frame.to_csv(data, index=False)
+    rules = tmp_path / "r.json"
+    assert main(["learn", str(data), "--target", "cls", "--method", "cdpr-gra", "--gamma",
+                 "auto", "--test-size", "0", "--out", str(rules)]) == 0
+    assert serialization.load(rules).gamma_ == 13
+    capsys.readouterr()
+    wcnf, layout = tmp_path / "m.wcnf", tmp_path / "layout.json"
+    assert main(["encode", str(data), "--target", "cls", "--method", "cdprl", "--gamma",
+                 "auto", "--out", str(wcnf), "--layout", str(layout)]) == 0
+    sol_txt, decoded = tmp_path / "sol.txt", tmp_path / "decoded.json"
+    sol_txt.write_text(_external_solve(wcnf, "literals")[0])
+    assert main(["decode", str(wcnf), str(sol_txt), "--layout", str(layout),
+                 "--out", str(decoded)]) == 0
+    assert len(serialization.load(decoded).rules_) == 13
+    for bad in ("0", "many"):
+        assert main(["learn", str(data), "--target", "cls", "--method", "cdpr-gra",
+                     "--gamma", bad]) == 2
+        assert "argument --gamma" in capsys.readouterr().err
+
+
 def test_warnings_print_as_plain_cli_lines(tmp_path):
     """A warning during a command (an ID-like column dropped) prints as one
     'satrules learn: warning: ...' line, not as a library source line."""

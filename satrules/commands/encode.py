@@ -194,7 +194,7 @@ def _encode_cdprl(args, X, y, weights=None):
     encoded, whole = est._training_rows(X.to_numpy(dtype=object), y_index)
     cands = est._mine(encoded, y_index, scaled, check_random_state(args.random_state), whole)
     pool = cands.filter(est.alpha_, est.delta)
-    enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma,
+    enc = encode_cdprl(cands.covers[pool], est.beta, est.gamma_,
                        accuracy=cands.accuracy[pool],
                        sample_weight=None if scaled is None else partition_weights(scaled))
     est.set_params(method="exact")

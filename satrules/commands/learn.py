@@ -72,10 +72,10 @@ def alpha_value(text: str) -> Any:
     return values[0] if len(values) == 1 and "," not in text else values
 
 
-def init_value(text: str) -> Any:
-    """``--n-init``: a positive whole number or ``auto``.
+def positive_or_auto(text: str) -> Any:
+    """``--n-init``, ``--gamma``: a positive whole number or ``auto``.
 
-    >>> init_value("auto"), init_value("5")
+    >>> positive_or_auto("auto"), positive_or_auto("5")
     ('auto', 5)
     """
     if text.strip() == "auto":
@@ -109,7 +109,8 @@ def bool_value(text: str) -> bool:
 #: (:func:`tagged`).  The limits on the chosen rules:
 CDPR_LIMIT_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--beta", "beta", float, "maximum overlap rate"),
-    ("--gamma", "gamma", int, "maximum number of rules"),
+    ("--gamma", "gamma", positive_or_auto,
+     "maximum number of rules (auto: 10, or one fewer than the classes when there are more)"),
     ("--delta", "delta", int, "maximum rule width"),
 ]
 #: and the mining of the candidate rules.
@@ -149,7 +150,7 @@ _PARAM_FLAGS: list[tuple[str, str, Any, str]] = [
      "number of incremental partitions (IMLI, IMLIB; default: 16-row partitions)"),
     ("--partition-size", "partition_size", int, "samples per partition (IMLI, IMLIB)"),
     ("--n-passes", "n_passes", int, "passes over the partitions (IMLI, IMLIB; default 2)"),
-    ("--n-init", "n_init", init_value,
+    ("--n-init", "n_init", positive_or_auto,
      "independent fits, their rules pooled and the best subset kept (IMLI, IMLIB; "
      "default auto: 3 on small and medium data, fewer on large; 1 is the papers' "
      "single fit)"),

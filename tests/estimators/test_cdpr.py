@@ -160,6 +160,7 @@ def _pool_covers(clf, X, y):
 
 
 @pytest.mark.parametrize("bad", [dict(alpha=1.5), dict(beta=-0.1), dict(gamma=0),
+                                 dict(gamma="all"), dict(gamma=True), dict(gamma=2.5),
                                  dict(delta=-1), dict(method="ilp"), dict(resolve="first"),
                                  dict(handle_unknown="skip"), dict(miner="xgboost"),
                                  dict(nodes="inner")])
@@ -169,6 +170,26 @@ def test_bad_parameters_raise_in_fit(cancer, bad):
     clf = _small(**bad)
     with pytest.raises(ValueError, match=next(iter(bad))):
         clf.fit(X, y)
+
+
+@pytest.mark.parametrize("method", ["gra", "exact"])
+def test_gamma_auto_gives_every_class_but_one_a_rule(method):
+    """``gamma="auto"``: 10 rules with up to 11 classes; with 14 classes that an interval
+    of one column each tells apart, 13 rules (``gamma_``), where 10 leave four classes
+    to the default class."""
+    rng = np.random.default_rng(0)
+    codes = np.repeat(np.arange(14), 30)
+    X = pd.DataFrame({"x": codes + rng.uniform(-0.3, 0.3, len(codes)),
+                      "noise": rng.normal(size=len(codes))})
+    y = np.array([f"c{k:02d}" for k in range(14)])[codes]
+    kw = dict(random_state=0, method=method, backend="highs")
+    auto = CDPRClassifier(gamma="auto", **kw).fit(X, y)
+    ten = CDPRClassifier(gamma=10, **kw).fit(X, y)
+    assert (auto.gamma_, ten.gamma_) == (13, 10)
+    assert len(auto.rules_) == 13 and len(ten.rules_) == 10
+    assert np.mean(auto.predict(X) == y) > 0.95 > 11 / 14 > np.mean(ten.predict(X) == y)
+    few = CDPRClassifier(gamma="auto", **kw).fit(X[codes < 11], y[codes < 11])
+    assert few.gamma_ == 10
 
 
 def test_exact_fit_shows_its_proof_on_a_terminal(cancer, monkeypatch):

@@ -204,5 +204,5 @@ def test_defaults_fit_a_moderate_dataset():
     ``benchmarks/bench_time_limits.py --suite``, not asserted here."""
     X, y = make_classification(2000, 10, random_state=1)
     clf = CDPRClassifier(n_estimators=20, random_state=0).fit(X, y)
-    assert 0 < len(clf.rules_) <= clf.gamma
+    assert 0 < len(clf.rules_) <= clf.gamma_ == 10
     assert np.mean(clf.predict(X) == y) > max(np.mean(y), 1 - np.mean(y))
