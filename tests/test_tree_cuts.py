@@ -21,15 +21,21 @@ def _sklearn_splits(values, y, max_leaf_nodes, min_samples_leaf):
 _SCALES = st.sampled_from([1.0, 0.5, 1e-7, 3e-8, 1e6])
 
 
+def _draw_column(data, n, n_classes, levels, scale):
+    """``n`` values on the grid ``scale * (-levels .. levels)`` and ``n`` labels of
+    ``n_classes`` classes."""
+    grid = data.draw(st.lists(st.integers(-levels, levels), min_size=n, max_size=n))
+    labels = data.draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n))
+    return np.array(grid) * scale, np.array(labels)
+
+
 @settings(max_examples=400, deadline=None)
 @given(data=st.data(), n=st.integers(1, 120), n_classes=st.integers(1, 4),
        levels=st.integers(1, 12), scale=_SCALES, max_leaf_nodes=st.integers(2, 9),
        min_samples_leaf=st.integers(1, 8))
 def test_same_splits_as_the_tree(data, n, n_classes, levels, scale, max_leaf_nodes,
                                  min_samples_leaf):
-    grid = data.draw(st.lists(st.integers(-levels, levels), min_size=n, max_size=n))
-    labels = data.draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n))
-    values, y = np.array(grid) * scale, np.array(labels)
+    values, y = _draw_column(data, n, n_classes, levels, scale)
     want = _sklearn_splits(values, y, max_leaf_nodes, min_samples_leaf)
     got = tree_split_values(values, y, max_leaf_nodes, min_samples_leaf)
     np.testing.assert_array_equal(got, want)
@@ -47,9 +53,7 @@ def test_same_splits_with_many_classes(data, n, n_classes, levels, scale, max_le
                                        min_samples_leaf):
     """More than eight classes take running sums over the rows instead of one count per
     class (:func:`satrules.binarize._class_squares_rows`): the same splits."""
-    grid = data.draw(st.lists(st.integers(-levels, levels), min_size=n, max_size=n))
-    labels = data.draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n))
-    values, y = np.array(grid) * scale, np.array(labels)
+    values, y = _draw_column(data, n, n_classes, levels, scale)
     want = _sklearn_splits(values, y, max_leaf_nodes, min_samples_leaf)
     np.testing.assert_array_equal(
         tree_split_values(values, y, max_leaf_nodes, min_samples_leaf), want)
