@@ -110,7 +110,8 @@ def bool_value(text: str) -> bool:
 CDPR_LIMIT_FLAGS: list[tuple[str, str, Any, str]] = [
     ("--beta", "beta", float, "maximum overlap rate"),
     ("--gamma", "gamma", positive_or_auto,
-     "maximum number of rules (auto: 10, or one fewer than the classes when there are more)"),
+     "maximum number of rules (auto: 10, or one fewer than the classes when there are "
+     "more than 11)"),
     ("--delta", "delta", int, "maximum rule width"),
 ]
 #: and the mining of the candidate rules.

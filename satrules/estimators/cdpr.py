@@ -662,6 +662,9 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
     alpha_ : float
         The minimum rule accuracy the rules were selected with: ``alpha``, or the value
         ``alpha="cv"`` (or a list) chose.
+    gamma_ : int
+        The most rules the selection could choose: ``gamma``, or the number
+        ``gamma="auto"`` stands for.
     alpha_cv_ : dict or None
         ``alpha="cv"`` (or a list): each value's held-out accuracy in the
         cross-validation; None for a fixed ``alpha`` (or when there was nothing to
