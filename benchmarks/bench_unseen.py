@@ -74,13 +74,15 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
              ("stevedata", "anes_vote84", "vote", ())]
 #: the default methods (others: ``imli+old_sign``, ``imli-tree``, ``imlib+onehot``,
 #: ``imli+held_out`` (``null_test="held-out"``, the default since 2026-12-07),
-#: ``imli+training_null`` (``null_test=True``, the default before), ...)
+#: ``imli+training_null`` (``null_test=True``, the default before), ``cdpr-gra+gamma_10``
+#: (``gamma=10``, the default before 2026-12-07), ...)
 METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"training_null": {"null_test": True},
            "old_sign": {"sign_test": "normal", "null_test": False},
            "onehot": {"categories": "onehot"},
-           "held_out": {"null_test": "held-out"}}
+           "held_out": {"null_test": "held-out"},
+           "gamma_10": {"gamma": 10}}
 OPTIONS["null_test"] = OPTIONS["training_null"]   # its name in results written before
 
 
