@@ -1538,7 +1538,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
             min_z=float(getattr(self, "significance", 0.0)), replace=self._polish_replace,
             sign_test=self.sign_test, sample_weight=weights,
             new_rule_z=self._level(self._new_rule_per_column, Xbool.shape[1]),
-            column_ones=ones)))
+            known_ones=ones)))
 
     # ---------------------------------------------------------------- predict
     def _binarized(self, X: Any) -> np.ndarray:

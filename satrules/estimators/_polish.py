@@ -53,7 +53,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
                  max_moves: int = 1000, min_z: float = 0.0, replace: bool = False,
                  sign_test: str = "exact", sample_weight: np.ndarray | None = None,
                  new_rule_z: float | None = None,
-                 column_ones: np.ndarray | None = None) -> RuleSet:
+                 known_ones: np.ndarray | None = None) -> RuleSet:
     """Return ``rules`` improved by single-literal moves on ``(Xb, y)``.
 
     The objective is ``data_fidelity * errors + literal_weight * literals``, as in the
@@ -93,7 +93,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
         weighted sums (the test then is the weighted one of :func:`significant`).
     new_rule_z : float, optional
         The level a new rule must pass instead of ``min_z``.
-    column_ones : ndarray of shape (n_columns,), optional
+    known_ones : ndarray of shape (n_columns,), optional
         The ones of each column of ``Xb`` (unweighted rows): given, a new rule's counts
         while no rule covers a row read it instead of summing ``Xb`` again (one-vs-rest
         fits polish every class on the same ``Xb``).  Ignored with ``sample_weight``.
@@ -118,7 +118,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     if rules.kind == "cnf":   # a CNF for y is the negation of a DNF for ~y
         dual = polish_rules(rules.negate(), X, ~y, data_fidelity, literal_weight,
                             max_literals, max_rules, deadline, max_moves, min_z, replace,
-                            sign_test, sample_weight, new_rule_z, column_ones)
+                            sign_test, sample_weight, new_rule_z, known_ones)
         out = dual.negate()
         return RuleSet(out.rules, out.kind, out.n_columns, rules.conditions, rules.label)
     lam, w = float(data_fidelity), float(literal_weight)
@@ -131,7 +131,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
         move = _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z,
                           replace, sign_test, weights,
                           min_z if new_rule_z is None else new_rule_z,
-                          None if weights.weighted else column_ones)
+                          None if weights.weighted else known_ones)
         if move is None:
             break
         kind, j, arg = move
@@ -420,7 +420,7 @@ def beats_constant(predicted, y, constant, min_z: float, sign_test: str = "exact
 
 
 def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, replace=False,
-               sign_test="exact", weights=None, new_rule_z=None, column_ones=None):
+               sign_test="exact", weights=None, new_rule_z=None, known_ones=None):
     """Return the move that lowers the objective most, or None (a local optimum).
 
     Only moves whose flipped predictions pass :func:`significant` are considered.  Every
@@ -509,7 +509,7 @@ def _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z, repl
         every = not union.any()
         ones_pos, ones_neg, n_pos, n_neg = _literal_counts(
             X if every else X[outside], y if every else y[outside], weights, outside,
-            column_ones if every else None)
+            known_ones if every else None)
         base = n_wrong - n_pos             # errors among the covered rows
         fixed = (ones_pos, n_pos - ones_pos)               # positives newly covered
         broken = (ones_neg, n_neg - ones_neg)              # negatives newly covered

@@ -408,7 +408,7 @@ def test_grouped_column_counts_equal_one_count_per_group(data, n, m, weighted):
 @settings(max_examples=120, deadline=None)
 @given(_instances(), st.sampled_from([0.0, 2.0]), st.booleans(), st.booleans())
 def test_counted_column_ones_polish_as_counting_them_again(instance, min_z, cnf, empty):
-    """``column_ones`` (one-vs-rest fits count them once for all classes) gives the rules
+    """``known_ones`` (one-vs-rest fits count them once for all classes) gives the rules
     polishing gives without it, DNF or CNF, from the empty rule set or from others."""
     X, y, start, lam, max_literals, max_rules = instance
     if empty:
@@ -420,7 +420,7 @@ def test_counted_column_ones_polish_as_counting_them_again(instance, min_z, cnf,
                          min_z=min_z, replace=True)
     counted = polish_rules(start, X, y, lam, max_literals=max_literals,
                            max_rules=max_rules, min_z=min_z, replace=True,
-                           column_ones=ones)
+                           known_ones=ones)
     assert counted.rules == plain.rules and counted.kind == plain.kind
 
 
