@@ -239,6 +239,10 @@ def prune_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, min_z: float,
                    rules.label)
 
 
+#: :class:`_Weights` sums columns per distinct weight when the rows have at most this many
+_WEIGHT_LEVELS = 8
+
+
 class _Weights:
     """Row weights as the (sum, sum of squares) pair every count of a move needs.
 
@@ -254,6 +258,11 @@ class _Weights:
         if w.shape != (n,) or not (np.isfinite(w).all() and (w > 0).all()):
             raise ValueError(f"sample_weight must hold {n} positive finite weights")
         self.pair = np.stack([w, w * w], axis=1)          # n x 2
+        # a few distinct weights (one-vs-rest's heavier class, class weights): each
+        # column's sums as counts of ones per weight, summed as bytes (a float product
+        # copies the rows to floats: 43 of 62 s of a 20-class fit of 20,000 rows)
+        levels = np.unique(w)
+        self.levels = levels if self.weighted and len(levels) <= _WEIGHT_LEVELS else None
 
     def total(self, mask: np.ndarray) -> np.ndarray:
         """(weight, squared weight) summed over the rows of ``mask``: shape (2,)."""
@@ -267,6 +276,14 @@ class _Weights:
         """
         if not self.weighted and XS.dtype == np.bool_:
             return self.ones_pair(column_ones(XS))
+        if self.levels is not None and XS.dtype == np.bool_:
+            w = self.pair[rows, 0]
+            out = np.zeros((2, XS.shape[1]))
+            for v in self.levels:
+                at = w == v
+                if at.any():
+                    out += np.array([[v], [v * v]]) * column_ones(XS[at])
+            return out
         return self.pair[rows].T @ XS
 
     @staticmethod

@@ -381,6 +381,30 @@ def test_unweighted_column_counts_equal_the_unit_weight_product(bits, as_int):
     np.testing.assert_array_equal(got, want)
 
 
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.integers(1, 60), m=st.integers(1, 6),
+       levels=st.lists(st.sampled_from([0.25, 0.5, 1.0, 1.5, 3.0, 7.0 / 3.0]), min_size=1,
+                       max_size=4))
+def test_weighted_column_counts_by_level_equal_the_weighted_product(data, n, m, levels):
+    """With a few distinct weights (one-vs-rest's heavier class), the per-column sums
+    are counts of ones per weight; they equal the float product of the weights: exactly
+    for weights that are sums of halves, within rounding otherwise."""
+    from satrules.estimators._polish import _Weights
+
+    X = np.array(data.draw(st.lists(st.booleans(), min_size=n * m, max_size=n * m)),
+                 dtype=bool).reshape(n, m)
+    sw = np.array(data.draw(st.lists(st.sampled_from(levels), min_size=n, max_size=n)))
+    rows = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), max_size=n))), dtype=int)
+    weights = _Weights(n, sw)
+    assert weights.levels is not None
+    got = weights.columns(X[rows], rows)
+    want = np.stack([sw, sw * sw], axis=1)[rows].T @ X[rows].astype(float)
+    assert got.shape == (2, m)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    if all((2 * v).is_integer() for v in levels):
+        np.testing.assert_array_equal(got, want)
+
+
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), n=st.integers(1, 40), m=st.integers(1, 6), weighted=st.booleans())
 def test_grouped_column_counts_equal_one_count_per_group(data, n, m, weighted):
