@@ -179,6 +179,15 @@ Variants (``--variants``, comma-separated names):
                        :func:`restart_rows`.  An experiment: does the most typical of a
                        few fits generalise better than one?
 ``restarts-5``         the same with 5 seeds (rows for 3 and 5)
+``ovr-positive-3``     one-vs-rest with 6 classes or more (``OVR_WEIGHT_CLASSES``): in
+                       each problem a row of the class it describes weighs 3 against 1
+                       for a row of the rest, so a rule right on half of the rows it
+                       covers still pays (the default since 2026-12-07;
+                       ``OVR_POSITIVE_WEIGHT``); ``-1.5``, ``-2``: those weights;
+                       ``ovr-positive-1``: every row alike (the default before).  The
+                       files ``variants_*_ovr_*`` were written before the switch:
+                       their ``default`` is every row alike, and their weights apply
+                       to any number of classes (no 6-class threshold yet)
 ``alpha-from-0.5``     CDPR: ``alpha`` chosen by cross-validation among 0.5-0.9 (0.4-0.9:
                        ``alpha-from-0.4``) instead of 0.6-0.9
 
@@ -314,6 +323,10 @@ VARIANTS = {
     "restarts-5": {"_restarts": 5},
     "alpha-from-0.5": {"alpha": [0.5, 0.6, 0.7, 0.8, 0.9]},
     "alpha-from-0.4": {"alpha": [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]},
+    "ovr-positive-1": {"_ovr_positive": 1.0},
+    "ovr-positive-1.5": {"_ovr_positive": 1.5},
+    "ovr-positive-2": {"_ovr_positive": 2.0},
+    "ovr-positive-3": {"_ovr_positive": 3.0},
 }
 
 
@@ -351,7 +364,7 @@ def _estimator(method: str, seed: int, params: dict):
     pool_single = params.pop("_pool_single", 0.0)
     # class attributes passed as they are (experiments of null_test="held-out")
     attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init", "_held_out_folds",
-                                          "_held_out_small_rows")
+                                          "_held_out_small_rows", "_ovr_positive")
              if k in params}
     if method == "imlib-paper":
         params["objective"] = "paper"

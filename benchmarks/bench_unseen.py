@@ -75,14 +75,16 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
 #: the default methods (others: ``imli+old_sign``, ``imli-tree``, ``imlib+onehot``,
 #: ``imli+held_out`` (``null_test="held-out"``, the default since 2026-12-07),
 #: ``imli+training_null`` (``null_test=True``, the default before), ``cdpr-gra+gamma_10``
-#: (``gamma=10``, the default before 2026-12-07), ...)
+#: (``gamma=10``, the default before 2026-12-07), ``imli+ovr_equal`` (one-vs-rest with
+#: every row alike, the default before 2026-12-07), ...)
 METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"training_null": {"null_test": True},
            "old_sign": {"sign_test": "normal", "null_test": False},
            "onehot": {"categories": "onehot"},
            "held_out": {"null_test": "held-out"},
-           "gamma_10": {"gamma": 10}}
+           "gamma_10": {"gamma": 10},
+           "ovr_equal": {"_ovr_positive": 1.0}}
 OPTIONS["null_test"] = OPTIONS["training_null"]   # its name in results written before
 
 
@@ -154,7 +156,11 @@ def main(argv: list[str] | None = None) -> int:
             acc["majority"].append(pd.Series(y_te).value_counts(normalize=True).max())
             for method in methods:
                 base, _, option = method.partition("+")
-                est = make(base, seed, **(OPTIONS[option] if option else {}))
+                params = dict(OPTIONS[option]) if option else {}
+                hooks = {k: params.pop(k) for k in list(params) if k.startswith("_")}
+                est = make(base, seed, **params)
+                if hooks:   # class attributes (experiments), not constructor parameters
+                    est.__class__ = type(f"{type(est).__name__}Variant", (type(est),), hooks)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     est.fit(X_tr, y_tr)

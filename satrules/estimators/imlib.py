@@ -147,6 +147,8 @@ class IMLIBClassifier(IncrementalRuleClassifier):
         3.8 points with one fit, ``n_init=1``: ``seed_spread.md``).
     multi_class : {"ovr", "error"}, default="ovr"
         One-vs-rest for more than two classes (one rule set per class), or refuse them.
+        With 6 classes or more, a class's rows weigh three times a row of the rest in
+        its own problem, as for :class:`~satrules.estimators.imli.IMLIClassifier`.
     rule_class : label or None, default=None
         The class that two-class rules describe, ``IF <rules> THEN rule_class``
         (``rule_class_``); ``None``: ``classes_[1]``, the later label in sorted order;

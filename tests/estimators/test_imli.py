@@ -421,9 +421,9 @@ def test_many_classes_encode_each_class_over_its_own_thresholds(cls, monkeypatch
     widths, encoded = [], []
     original, distinct = cls._encode_partition, base.distinct_columns
 
-    def spy(self, Xb, y_part, prior, rng_):
+    def spy(self, Xb, y_part, prior, rng_, **kwargs):   # sample_weight: weighted classes
         encoded.append(Xb.shape[1])
-        return original(self, Xb, y_part, prior, rng_)
+        return original(self, Xb, y_part, prior, rng_, **kwargs)
 
     def spy_distinct(Xb, keep=()):
         widths.append(Xb.shape[1])
