@@ -1562,7 +1562,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         pview = seen if narrowed is not None else _ColumnView(Xbool.shape[1], None)
         Xp = pview.take(Xbool)
         ones = None
-        if ones_cache is not None and weights is None and Xp is Xbool:
+        if ones_cache is not None and Xp is Xbool:
             # every class of a one-vs-rest fit polishes on the same Xb: count its columns'
             # ones once (what a new rule reads while no rule covers a row)
             key = (Xbool.__array_interface__["data"][0], Xbool.shape)

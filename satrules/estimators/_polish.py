@@ -96,7 +96,8 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
     known_ones : ndarray of shape (n_columns,), optional
         The ones of each column of ``Xb`` (unweighted rows): given, a new rule's counts
         while no rule covers a row read it instead of summing ``Xb`` again (one-vs-rest
-        fits polish every class on the same ``Xb``).  Ignored with ``sample_weight``.
+        fits polish every class on the same ``Xb``).  With ``sample_weight`` of a few
+        distinct values, the count of the most common one is derived from it.
 
     Returns
     -------
@@ -130,8 +131,7 @@ def polish_rules(rules: RuleSet, Xb: np.ndarray, y: np.ndarray, data_fidelity: f
             break
         move = _best_move(X, y, terms, lam, w, n_cols, max_literals, max_rules, min_z,
                           replace, sign_test, weights,
-                          min_z if new_rule_z is None else new_rule_z,
-                          None if weights.weighted else known_ones)
+                          min_z if new_rule_z is None else new_rule_z, known_ones)
         if move is None:
             break
         kind, j, arg = move
@@ -268,21 +268,31 @@ class _Weights:
         """(weight, squared weight) summed over the rows of ``mask``: shape (2,)."""
         return self.pair[mask].sum(axis=0)
 
-    def columns(self, XS: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    def columns(self, XS: np.ndarray, rows: np.ndarray,
+                ones: np.ndarray | None = None) -> np.ndarray:
         """(weight, squared weight) summed per column over the rows where it is 1: (2, m).
 
         ``XS`` is boolean.  Without weights both are the column's count of ones, summed as
         bytes (several times faster than a float product, which copies ``XS`` to floats).
+        ``ones``: the ones per column of ``XS``, already counted; with a few distinct
+        weights the most common weight's count is then ``ones`` minus the others' (a
+        one-vs-rest problem copies only its class's rows).
         """
         if not self.weighted and XS.dtype == np.bool_:
-            return self.ones_pair(column_ones(XS))
+            return self.ones_pair(column_ones(XS) if ones is None else ones)
         if self.levels is not None and XS.dtype == np.bool_:
             w = self.pair[rows, 0]
+            at = [w == v for v in self.levels]
+            sizes = [np.count_nonzero(a) for a in at]
+            most = int(np.argmax(sizes)) if ones is not None else -1
+            counts = [None if k == most or not sizes[k] else column_ones(XS[a])
+                      for k, a in enumerate(at)]
+            if most >= 0:   # exact: whole numbers
+                counts[most] = ones - sum(c for c in counts if c is not None)
             out = np.zeros((2, XS.shape[1]))
-            for v in self.levels:
-                at = w == v
-                if at.any():
-                    out += np.array([[v], [v * v]]) * column_ones(XS[at])
+            for v, c in zip(self.levels, counts, strict=True):
+                if c is not None:
+                    out += np.array([[v], [v * v]]) * c
             return out
         return self.pair[rows].T @ XS
 
@@ -327,10 +337,10 @@ def _literal_counts(XS: np.ndarray, yS: np.ndarray, weights: _Weights, inside: n
                     ones: np.ndarray | None = None):
     """Per column of ``XS`` (the rows of ``inside``): the weight of the positives and of
     the negatives where it is 1, and the class totals ((2, m) and (2, 1) pairs).
-    ``ones``: the ones per column of ``XS``, already counted (unweighted rows)."""
+    ``ones``: the ones per column of ``XS``, already counted (each row once)."""
     rows = np.flatnonzero(inside)
     ones_pos = weights.columns(XS[yS], rows[yS])
-    every = weights.columns(XS, rows) if ones is None else weights.ones_pair(ones)
+    every = weights.columns(XS, rows, ones)
     ones_neg = every - ones_pos
     n_pos = weights.total(rows[yS])[:, None]
     n_neg = weights.total(rows)[:, None] - n_pos

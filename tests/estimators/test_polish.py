@@ -389,7 +389,7 @@ def test_weighted_column_counts_by_level_equal_the_weighted_product(data, n, m, 
     """With a few distinct weights (one-vs-rest's heavier class), the per-column sums
     are counts of ones per weight; they equal the float product of the weights: exactly
     for weights that are sums of halves, within rounding otherwise."""
-    from satrules.estimators._polish import _Weights
+    from satrules.estimators._polish import _Weights, column_ones
 
     X = np.array(data.draw(st.lists(st.booleans(), min_size=n * m, max_size=n * m)),
                  dtype=bool).reshape(n, m)
@@ -403,6 +403,9 @@ def test_weighted_column_counts_by_level_equal_the_weighted_product(data, n, m, 
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
     if all((2 * v).is_integer() for v in levels):
         np.testing.assert_array_equal(got, want)
+    # the fit-wide ones given, the most common weight's count is derived from them: the
+    # same sums to the bit
+    np.testing.assert_array_equal(weights.columns(X[rows], rows, column_ones(X[rows])), got)
 
 
 @settings(max_examples=60, deadline=None)
