@@ -261,8 +261,9 @@ class _Weights:
         # a few distinct weights (one-vs-rest's heavier class, class weights): each
         # column's sums as counts of ones per weight, summed as bytes (a float product
         # copies the rows to floats: 43 of 62 s of a 20-class fit of 20,000 rows)
-        levels = np.unique(w)
-        self.levels = levels if self.weighted and len(levels) <= _WEIGHT_LEVELS else None
+        levels = np.unique(w) if self.weighted else None
+        self.levels = levels if levels is not None and len(levels) <= _WEIGHT_LEVELS \
+            else None
 
     def total(self, mask: np.ndarray) -> np.ndarray:
         """(weight, squared weight) summed over the rows of ``mask``: shape (2,)."""
