@@ -1016,8 +1016,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                         budget["per_pass"] = per_pass[c]
                         init[c] = self._fit_binary(Xb, y_idx == c, n_parts, draw, budget,
                                                    columns[c],
-                                                   self._problem_weights(weights, y_idx == c)
-                                                   if ovr else weights, own[c])
+                                                   self._problem_weights(weights, y_idx == c),
+                                                   own[c])
                         init[c][2]["init"] = k
                     if self._null_test_on():
                         fitted = {c: init[c][0] for c in group}
@@ -1051,12 +1051,13 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
 
     def _problem_weights(self, weights: np.ndarray | None,
                          positive: np.ndarray) -> np.ndarray | None:
-        """The row weights of one one-vs-rest problem (``positive``: the rows of its
-        class): ``weights`` (None: all 1) with its class's rows ``_ovr_positive`` times
-        heavier when there are ``_ovr_weight_classes`` classes or more
-        (:data:`OVR_POSITIVE_WEIGHT`), else ``weights``."""
+        """The row weights of the problem of one class (``positive``: its rows):
+        one-vs-rest with ``_ovr_weight_classes`` classes or more, ``weights`` (None: all
+        1) with that class's rows ``_ovr_positive`` times heavier
+        (:data:`OVR_POSITIVE_WEIGHT`); otherwise, two classes included, ``weights``."""
         factor = float(self._ovr_positive)
-        if factor == 1.0 or len(self.classes_) < self._ovr_weight_classes:
+        n_classes = len(self.classes_)
+        if factor == 1.0 or n_classes <= 2 or n_classes < self._ovr_weight_classes:
             return weights
         base = np.ones(len(positive)) if weights is None else weights
         return np.where(positive, base * factor, base)
@@ -1106,8 +1107,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         fitted = {}
         for c, (rules, _, _) in chosen.items():
             pooled = self._pooled_rules([init[c][0] for init in inits], rules, Xb,
-                                        y_idx == c, self._problem_weights(weights, y_idx == c)
-                                        if len(chosen) > 1 else weights, budget)
+                                        y_idx == c, self._problem_weights(weights, y_idx == c),
+                                        budget)
             if pooled is None:   # no answer within the time limit
                 return chosen
             if self._pool_polish and getattr(self, "polish", False):
