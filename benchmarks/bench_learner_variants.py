@@ -188,6 +188,11 @@ Variants (``--variants``, comma-separated names):
                        files ``variants_*_ovr_*`` were written before the switch:
                        their ``default`` is every row alike, and their weights apply
                        to any number of classes (no 6-class threshold yet)
+``ovr-solve-unweighted`` the weights of ``ovr-positive-3`` in the whole-training choice
+                       of the rules, polishing and the pool, but not in the partition
+                       solves, which weigh rows as the user does (the default since
+                       2026-12-07, ``OVR_WEIGHT_IN_SOLVES``); ``ovr-solve-weighted``:
+                       in the partition solves too (the default of session 70)
 ``alpha-from-0.5``     CDPR: ``alpha`` chosen by cross-validation among 0.5-0.9 (0.4-0.9:
                        ``alpha-from-0.4``) instead of 0.6-0.9
 
@@ -327,6 +332,8 @@ VARIANTS = {
     "ovr-positive-1.5": {"_ovr_positive": 1.5},
     "ovr-positive-2": {"_ovr_positive": 2.0},
     "ovr-positive-3": {"_ovr_positive": 3.0},
+    "ovr-solve-unweighted": {"_ovr_weight_in_solves": False},
+    "ovr-solve-weighted": {"_ovr_weight_in_solves": True},
 }
 
 
@@ -364,7 +371,8 @@ def _estimator(method: str, seed: int, params: dict):
     pool_single = params.pop("_pool_single", 0.0)
     # class attributes passed as they are (experiments of null_test="held-out")
     attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init", "_held_out_folds",
-                                          "_held_out_small_rows", "_ovr_positive")
+                                          "_held_out_small_rows", "_ovr_positive",
+                                          "_ovr_weight_in_solves")
              if k in params}
     if method == "imlib-paper":
         params["objective"] = "paper"

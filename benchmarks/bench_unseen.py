@@ -76,7 +76,8 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
 #: ``imli+held_out`` (``null_test="held-out"``, the default since 2026-12-07),
 #: ``imli+training_null`` (``null_test=True``, the default before), ``cdpr-gra+gamma_10``
 #: (``gamma=10``, the default before 2026-12-07), ``imli+ovr_equal`` (one-vs-rest with
-#: every row alike, the default before 2026-12-07), ...)
+#: every row alike, the default before 2026-12-07), ``imli+ovr_solves`` (that weight in
+#: the partition solves too, the default of session 70), ...)
 METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"training_null": {"null_test": True},
@@ -84,7 +85,8 @@ OPTIONS = {"training_null": {"null_test": True},
            "onehot": {"categories": "onehot"},
            "held_out": {"null_test": "held-out"},
            "gamma_10": {"gamma": 10},
-           "ovr_equal": {"_ovr_positive": 1.0}}
+           "ovr_equal": {"_ovr_positive": 1.0},
+           "ovr_solves": {"_ovr_weight_in_solves": True}}
 OPTIONS["null_test"] = OPTIONS["training_null"]   # its name in results written before
 
 

@@ -90,7 +90,8 @@ accuracy from 0.59 to 0.66 against "the most frequent firing class wins".  With
 :data:`OVR_WEIGHT_CLASSES` (6) classes or more, a class's rows weigh
 :data:`OVR_POSITIVE_WEIGHT` (3) times a row of the rest in its own problem, so that a
 rule right on half of the rows it covers is kept (on the rows it takes, the ordered
-predictions would mostly be wrong anyway).  ``multi_class="error"`` refuses more than
+predictions would mostly be wrong anyway); the partition solves weigh rows as the user
+does (:data:`OVR_WEIGHT_IN_SOLVES`).  ``multi_class="error"`` refuses more than
 two classes.
 """
 
@@ -234,6 +235,14 @@ EXHAUSTIVE_CLASSES = 5
 #: one-vs-rest")
 OVR_WEIGHT_CLASSES = 6
 OVR_POSITIVE_WEIGHT = 3.0
+#: ... in the choice of a class's rules on the whole training set, their polishing and
+#: the pool of the fits, but not in the partition solves, which weigh rows as the user
+#: does: the partitions already hold a rare class at a quarter of their rows
+#: (:data:`RARE_SHARE`), and weighing its rows three times on top made IMLIB's solves
+#: up to twice as slow for the same accuracy (52 sets of 6-60 classes: IMLI +0.05, IMLIB
+#: -0.11 points against weighted solves, each within its standard error; IMLIB's slowest
+#: fit 52 -> 36 s of CPU; docs/benchmarks.md, "The weight outside the partition solves")
+OVR_WEIGHT_IN_SOLVES = False
 
 
 def _ordered_predict(fires: np.ndarray, order: np.ndarray, default: int,
@@ -749,6 +758,10 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
     #: fit (hooks for ``ovr-positive-*`` of bench_learner_variants; 1: every row alike)
     _ovr_positive: float = OVR_POSITIVE_WEIGHT
     _ovr_weight_classes: int = OVR_WEIGHT_CLASSES
+    #: ... and whether the partition solves weigh them too (hook of
+    #: ``ovr-solve-unweighted`` and ``ovr-solve-weighted`` of bench_learner_variants;
+    #: :data:`OVR_WEIGHT_IN_SOLVES`)
+    _ovr_weight_in_solves: bool = OVR_WEIGHT_IN_SOLVES
 
     @property
     def _prune_dominated(self) -> bool:
@@ -1014,10 +1027,11 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     init = {}
                     for c in group:
                         budget["per_pass"] = per_pass[c]
-                        init[c] = self._fit_binary(Xb, y_idx == c, n_parts, draw, budget,
-                                                   columns[c],
-                                                   self._problem_weights(weights, y_idx == c),
-                                                   own[c])
+                        problem = self._problem_weights(weights, y_idx == c)
+                        init[c] = self._fit_binary(
+                            Xb, y_idx == c, n_parts, draw, budget, columns[c], problem,
+                            own[c],
+                            solve_weights=problem if self._ovr_weight_in_solves else weights)
                         init[c][2]["init"] = k
                     if self._null_test_on():
                         fitted = {c: init[c][0] for c in group}
@@ -1437,7 +1451,8 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
                     rng: np.random.RandomState, budget: dict,
                     columns: np.ndarray | None = None,
                     weights: np.ndarray | None = None,
-                    polish_columns: np.ndarray | None = None) -> tuple[RuleSet, list, dict]:
+                    polish_columns: np.ndarray | None = None, *,
+                    solve_weights: np.ndarray | None) -> tuple[RuleSet, list, dict]:
         """Learn one rule set for ``y`` (bool); return it, the solutions and a fit record.
 
         Every partition's rules are a candidate; the one with the lowest objective on the
@@ -1446,12 +1461,14 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         partitions are encoded over these columns of ``Xb`` only (the rules returned
         index all of them; :meth:`ThresholdBinarizer.class_columns`).  ``weights``: each
         row's weight (mean 1), or None.  ``polish_columns``: the columns polishing may use
-        (None: all of them).
+        (None: all of them).  ``solve_weights``: the row weights of the partition solves
+        (None: every row alike): ``weights``, or the user's alone when ``weights`` hold
+        one-vs-rest's heavier class (:meth:`_problem_weights`).
         """
         conditions = self.binarizer_.conditions_
         view = _ColumnView(Xb.shape[1], columns)
         best, best_obj, best_at = None, math.inf, None
-        solve_weights = None if weights is None else partition_weights(weights)
+        solve_weights = None if solve_weights is None else partition_weights(solve_weights)
         for r, rules in enumerate(self._trivial_rule_sets(Xb.shape[1])):
             obj = self._objective(rules, Xb, y, weights)
             if obj < best_obj:

@@ -166,6 +166,8 @@ class IMLIClassifier(IncrementalRuleClassifier):
         more, a class's rows weigh three times a row of the rest in its own problem, so
         a rule right on half of the rows it covers still earns its place (classes no
         column tells apart: lme4/VerbAgg's 24 items, IMLIB 0.25 -> 0.50 test accuracy).
+        The weight counts where the rules are chosen and polished on the whole training
+        set; the partition solves weigh rows as ``sample_weight`` does.
     rule_class : label or None, default=None
         The class that two-class rules describe: ``IF <rules> THEN rule_class ELSE
         <the other class>`` (``rule_class_``).  ``None``: ``classes_[1]``, the later

@@ -72,3 +72,42 @@ def test_problem_weights_scale_the_class_rows_only():
     np.testing.assert_allclose(got[~positive], weights[~positive])
     ones = model._problem_weights(None, positive)
     np.testing.assert_allclose(ones, np.where(positive, OVR_POSITIVE_WEIGHT, 1.0))
+
+
+@pytest.mark.parametrize("user_weights", [False, True])
+def test_partition_solves_weigh_rows_as_the_user_does(monkeypatch, user_weights):
+    """The heavier class rows weigh in the whole-training choice and polishing, not in
+    the partition solves (:data:`OVR_WEIGHT_IN_SOLVES`): each partition is encoded with
+    the user's weights (none: unweighted), while the hook turned on passes the class's
+    rows three times heavier, so the test can fail."""
+    import satrules.estimators.imli as imli_module
+    from satrules.estimators._base import OVR_WEIGHT_IN_SOLVES
+
+    assert OVR_WEIGHT_IN_SOLVES is False
+    X, y = _paired_classes(3)   # 6 classes
+    sw = np.where(np.arange(len(y)) % 2, 2.0, 1.0) if user_weights else None
+
+    def encoded(cls):
+        seen = []
+        real = cls._encode_partition
+
+        def spy(self, *args, **kwargs):
+            seen.append(kwargs.get("sample_weight"))
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "_encode_partition", spy)
+        model = cls(random_state=0, n_init=1, null_test=False, n_passes=1).fit(
+            X, y, sample_weight=sw)
+        monkeypatch.undo()
+        return model, seen
+
+    model, seen = encoded(imli_module.IMLIClassifier)
+    assert seen and np.mean(model.predict(X) == y) == pytest.approx(0.5)
+    if not user_weights:
+        assert all(w is None for w in seen)
+    else:   # the user's weights alone: in the ratio 2 : 1 at most
+        assert all(w is not None and w.max() <= 2 * w.min() for w in seen)
+    weighted = type("Weighted", (imli_module.IMLIClassifier,), {"_ovr_weight_in_solves": True})
+    _, heavy = encoded(weighted)
+    ratios = {round(w.max() / w.min(), 6) for w in heavy if w is not None}
+    assert any(r >= OVR_POSITIVE_WEIGHT - 1e-6 for r in ratios)
