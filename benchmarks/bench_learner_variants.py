@@ -193,6 +193,10 @@ Variants (``--variants``, comma-separated names):
                        solves, which weigh rows as the user does (the default since
                        2026-12-07, ``OVR_WEIGHT_IN_SOLVES``); ``ovr-solve-weighted``:
                        in the partition solves too (the default of session 70)
+``stop-without-rules`` a pass whose partitions found no rules better than a constant on
+                       the whole training set ends that problem's passes
+                       (``STOP_WITHOUT_RULES``); ``no-stop-without-rules``: every pass
+                       is solved
 ``alpha-from-0.5``     CDPR: ``alpha`` chosen by cross-validation among 0.5-0.9 (0.4-0.9:
                        ``alpha-from-0.4``) instead of 0.6-0.9
 
@@ -334,6 +338,8 @@ VARIANTS = {
     "ovr-positive-3": {"_ovr_positive": 3.0},
     "ovr-solve-unweighted": {"_ovr_weight_in_solves": False},
     "ovr-solve-weighted": {"_ovr_weight_in_solves": True},
+    "stop-without-rules": {"_stop_without_rules": True},
+    "no-stop-without-rules": {"_stop_without_rules": False},
 }
 
 
@@ -369,11 +375,8 @@ def _estimator(method: str, seed: int, params: dict):
     bound = params.pop("_pool_bound", getattr(base, "_pool_bound", None))
     pool_polish = params.pop("_pool_polish", False)
     pool_single = params.pop("_pool_single", 0.0)
-    # class attributes passed as they are (experiments of null_test="held-out")
-    attrs = {k: params.pop(k) for k in ("_held_out_level", "_held_out_n_init", "_held_out_folds",
-                                          "_held_out_small_rows", "_ovr_positive",
-                                          "_ovr_weight_in_solves")
-             if k in params}
+    # any other class attribute (a hook whose name starts with "_") is passed as it is
+    attrs = {k: params.pop(k) for k in list(params) if k.startswith("_")}
     if method == "imlib-paper":
         params["objective"] = "paper"
     cls = base if replace and not from_empty and not prune and not found \

@@ -77,7 +77,8 @@ MORE_SETS = [("modeldata", "attrition", "Attrition", ()),
 #: ``imli+training_null`` (``null_test=True``, the default before), ``cdpr-gra+gamma_10``
 #: (``gamma=10``, the default before 2026-12-07), ``imli+ovr_equal`` (one-vs-rest with
 #: every row alike, the default before 2026-12-07), ``imli+ovr_solves`` (that weight in
-#: the partition solves too, the default of session 70), ...)
+#: the partition solves too, the default of session 70), ``imli+stop`` / ``imli+no_stop``
+#: (a pass without rules better than a constant ends the passes, or not), ...)
 METHODS = ("imli", "imlib", "cdpr-gra", "lr", "rf")
 #: the options a ``method+option`` name sets
 OPTIONS = {"training_null": {"null_test": True},
@@ -86,7 +87,9 @@ OPTIONS = {"training_null": {"null_test": True},
            "held_out": {"null_test": "held-out"},
            "gamma_10": {"gamma": 10},
            "ovr_equal": {"_ovr_positive": 1.0},
-           "ovr_solves": {"_ovr_weight_in_solves": True}}
+           "ovr_solves": {"_ovr_weight_in_solves": True},
+           "stop": {"_stop_without_rules": True},
+           "no_stop": {"_stop_without_rules": False}}
 OPTIONS["null_test"] = OPTIONS["training_null"]   # its name in results written before
 
 

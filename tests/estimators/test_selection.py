@@ -91,6 +91,50 @@ def test_constant_rule_set_wins_on_noise():
     assert (clf.predict(X) == 0).all()
 
 
+class _Stopping(IMLIClassifier):
+    _stop_without_rules = True
+
+
+class _NotStopping(IMLIClassifier):
+    _stop_without_rules = False
+
+
+def test_a_pass_without_rules_ends_the_passes(monkeypatch):
+    """A pass in which no partition's rules beat a constant ends the passes: the next one
+    would only draw other partitions around the same constant.  The solves it skips leave
+    the fit's count of solves left (which shares a time limit), so the next fit's first
+    solve gets the share it would get after those solves."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(60, 6))
+    y = np.zeros(60, dtype=int)
+    y[rng.choice(60, 6, replace=False)] = 1
+    seen = []
+
+    def solve_time(self, budget):   # the solves left, read where a time limit would be
+        seen.append(budget["left"])
+        return None
+
+    monkeypatch.setattr(base.IncrementalRuleClassifier, "_solve_time", solve_time)
+    params = dict(n_rules=2, partition_size=8, data_fidelity=1, random_state=0,
+                  backend="rc2", n_init=2, null_test=True)
+    stopping = _Stopping(**params).fit(X, y)
+    n = stopping.n_partitions_
+    assert n == 8 and stopping.n_passes_ == 2 and stopping.rules_.n_literals == 0
+    assert [e["pass"] for e in stopping.fit_history_] == [0] * n   # one pass of 8
+    # 2 inits x 2 passes x 8 partitions + the pool's solve; each init's second pass skipped
+    assert seen == [33 - i for i in range(n)] + [17 - i for i in range(n)] + [1]
+    seen.clear()
+    full = _NotStopping(**params).fit(X, y)
+    assert [e["pass"] for e in full.fit_history_] == [0] * n + [1] * n
+    assert seen == [33 - i for i in range(4 * n)] + [1]
+    # rules that beat the constant: every pass is solved
+    X = rng.normal(size=(64, 3))
+    y = (X[:, 0] > 0).astype(int)
+    learned = _Stopping(partition_size=16, random_state=0, backend="rc2").fit(X, y)
+    assert learned.rules_.n_literals > 0
+    assert [e["pass"] for e in learned.fit_history_] == [0] * 4 + [1] * 4
+
+
 @pytest.mark.parametrize("make", ESTIMATORS[:1] + ESTIMATORS[2:])
 def test_solves_are_hinted_with_the_best_rules_so_far(monkeypatch, make):
     """Every solve after a learned best gets that best rule set as its warm start."""
