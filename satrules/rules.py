@@ -1000,7 +1000,9 @@ def _merge_level_sets(rule: Any, conds: Sequence[Condition], texts: list[str],
     AND, in a CNF clause their OR, as ``x in {...}`` or, when a level not seen in fit
     satisfies it (all negated in an AND, any in an OR), ``x not in {...}``; at the first
     such literal's place.  ``zip in {a, b, c} AND zip not in {a}`` prints ``zip in {b,
-    c}``."""
+    c}``.  Likewise two or more one-hot levels of one feature: ``x != a AND x != b`` in a
+    DNF term prints ``x not in {a, b}`` (true, as they are, for a level fit never saw and
+    for a missing value), ``x = a OR x = b`` in a CNF clause ``x in {a, b}``."""
     lits = list(rule)
     features: dict[tuple, list[int]] = {}
     for i, lit in enumerate(lits):
@@ -1025,6 +1027,19 @@ def _merge_level_sets(rule: Any, conds: Sequence[Condition], texts: list[str],
         members = [v for v, h in zip(names, both, strict=True) if h != unseen]
         texts[where[0]] = level_set_text(feature, members, negated=unseen)
         drop.update(where[1:])
+    # one-hot levels of one feature: two or more exclusions in a DNF term (``x != a AND
+    # x != b``), or two or more levels in a CNF clause (``x = a OR x = b``)
+    onehot: dict[tuple, list[int]] = {}
+    for i, lit in enumerate(lits):
+        cond = conds[lit.column]
+        if cond.kind == "categorical" and cond.op == "==" and not cond.grouped \
+                and not cond.is_missing_indicator and lit.negated == dnf:
+            onehot.setdefault((cond.feature, cond.group), []).append(i)
+    for (feature, _), where in onehot.items():
+        if len(where) > 1:
+            members = [_plain(conds[lits[i].column].value) for i in where]
+            texts[where[0]] = level_set_text(feature, members, negated=dnf)
+            drop.update(where[1:])
     return [text for i, text in enumerate(texts) if i not in drop]
 
 

@@ -316,3 +316,36 @@ def test_raw_binarize_reads_a_repeated_category_condition_in_each_copy():
     assert got.tolist() == [[1, 0, 1], [0, 1, 0], [0, 0, 0], [0, 0, 0]]
     assert got.tolist() == np.stack([c.holds(np.array(["a", "b", None, "z"], dtype=object))
                                      for c in conds], axis=1).tolist()
+
+
+def test_one_hot_levels_of_one_feature_print_as_one_set():
+    """Two or more ``c != v`` of one one-hot feature in a DNF term print as ``c not in
+    {...}`` and two or more ``c = v`` in a CNF clause as ``c in {...}``, at the first's
+    place; the set reads as the literals do on every value: a level fit never saw and a
+    missing value are not in the set.  One exclusion, or the missing-value column, keeps
+    its own text."""
+    import pandas as pd
+
+    from satrules.binarize import ThresholdBinarizer
+
+    train = pd.DataFrame({"c": pd.Series(["a", "b", "c", None, "a", "c"], dtype=object),
+                          "x": [1.0, 2, 3, 4, 5, 6]})
+    tb = ThresholdBinarizer(categories="onehot").fit(train)
+    col = {(c.feature, c.value): i for i, c in enumerate(tb.conditions_)}
+    a, b, cc, missing, x5 = (col[k] for k in (("c", "a"), ("c", "b"), ("c", "c"),
+                                              ("c", "<missing>"), ("x", 5.0)))
+    n = len(tb.conditions_)
+    dnf = RuleSet([[Literal(b, True), Literal(x5, True), Literal(a, True)],
+                   [Literal(cc, True), Literal(missing, True)]], "dnf", n, tb.conditions_)
+    assert dnf.to_text().splitlines()[:2] == ["IF (c not in {a, b} AND x > 5)",
+                                              "OR (c != c AND c is not missing)"]
+    cnf = RuleSet([[Literal(a), Literal(missing), Literal(b)], [Literal(x5, True)]],
+                  "cnf", n, tb.conditions_)
+    assert cnf.to_text().splitlines()[:2] == ["IF (c in {a, b} OR c is missing)",
+                                              "AND (x > 5)"]
+    new = pd.DataFrame({"c": pd.Series(["a", "b", "c", "zz", None], dtype=object),
+                        "x": [6.0] * 5})
+    # c not in {a, b}: c, an unseen level and a missing value; c in {a, b} or missing
+    first = RuleSet(dnf.rules[:1], "dnf", n, tb.conditions_)
+    assert first.evaluate_raw(new).tolist() == [False, False, True, True, True]
+    assert cnf.evaluate_raw(new).tolist() == [True, True, False, False, True]
