@@ -564,18 +564,24 @@ def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
 
 def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
     """``feature in {a, b}`` (or ``not in``), the members numbers by value (2 before 11),
-    then text, the numbers in it by value too (s8 before s10).
+    then text, the numbers in it by value too (s8 before s10).  When a member holds a
+    comma, a brace or a double quote, or starts or ends with a space, every member is
+    written in double quotes (a quote inside doubled), so that each can be told apart.
 
     >>> level_set_text("zip", ["11", "s10", "b", "2", "s8"], negated=True)
     'zip not in {2, 11, b, s8, s10}'
+    >>> print(level_set_text("income", ["Above 36,400", "28,600 to 36,400"]))
+    income in {"28,600 to 36,400", "Above 36,400"}
     """
     def natural(text: str) -> list:
         return [(0, int(part), "") if part.isdecimal() else (1, 0, part)
                 for part in re.split(r"(\d+)", text) if part]
 
-    shown = ", ".join(sorted(members, key=lambda v: (
-        number_or_none(v) is None, number_or_none(v) or 0.0, natural(str(v)), str(v))))
-    return f"{feature} {'not in' if negated else 'in'} {{{shown}}}"
+    texts = [str(v) for v in sorted(members, key=lambda v: (
+        number_or_none(v) is None, number_or_none(v) or 0.0, natural(str(v)), str(v)))]
+    if any(text != text.strip() or any(c in text for c in ',{}"') for text in texts):
+        texts = ['"' + text.replace('"', '""') + '"' for text in texts]
+    return f"{feature} {'not in' if negated else 'in'} {{{', '.join(texts)}}}"
 
 
 def grouped_ranks(values: np.ndarray, levels: Any) -> np.ndarray:

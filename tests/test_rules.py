@@ -349,3 +349,23 @@ def test_one_hot_levels_of_one_feature_print_as_one_set():
     first = RuleSet(dnf.rules[:1], "dnf", n, tb.conditions_)
     assert first.evaluate_raw(new).tolist() == [False, False, True, True, True]
     assert cnf.evaluate_raw(new).tolist() == [True, True, False, False, True]
+
+
+def test_level_sets_quote_levels_that_hold_commas():
+    """A set whose levels hold commas (income brackets, ``20,800 to 28,600``) cannot be
+    read when its members are only separated by commas: every member is then quoted, a
+    quote inside doubled; plain levels stay bare."""
+    from satrules.rules import level_set_text
+
+    conds = [Condition("income", "==", "2,600 to 5,200", 0, "categorical"),
+             Condition("income", "==", "Above 36,400", 0, "categorical"),
+             Condition("income", "==", 'Under "2,600"', 0, "categorical"),
+             Condition("town", "==", "Leeds", 1, "categorical"),
+             Condition("town", "==", "York", 1, "categorical")]
+    rs = RuleSet([[Literal(0, True), Literal(1, True), Literal(2, True), Literal(3, True),
+                   Literal(4, True)]], "dnf", 5, conds)
+    assert rs.to_text().splitlines()[0] == (
+        'IF (income not in {"2,600 to 5,200", "Above 36,400", "Under ""2,600"""} AND '
+        'town not in {Leeds, York})')
+    assert level_set_text("s", [" a", "b"]) == 's in {" a", "b"}'
+    assert level_set_text("s", ["a{1}", "b"]) == 's in {"a{1}", "b"}'

@@ -100,10 +100,11 @@ class _NotStopping(IMLIClassifier):
 
 
 def test_a_pass_without_rules_ends_the_passes(monkeypatch):
-    """A pass in which no partition's rules beat a constant ends the passes: the next one
-    would only draw other partitions around the same constant.  The solves it skips leave
-    the fit's count of solves left (which shares a time limit), so the next fit's first
-    solve gets the share it would get after those solves."""
+    """With the experiment ``_stop_without_rules`` on (off by default: it cost accuracy,
+    docs/benchmarks.md "A pass without rules"), a pass in which no partition's rules beat
+    a constant ends the passes.  The solves it skips leave the fit's count of solves left
+    (which shares a time limit), so the next fit's first solve gets the share it would
+    get after those solves."""
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, size=(60, 6))
     y = np.zeros(60, dtype=int)
