@@ -976,7 +976,8 @@ def _level_limit(max_levels: Any, n_present: int, grouped: bool = False) -> int 
 #: number after a word that names a unit (``villnum``: causaldata/thornton_hiv's
 #: villages, ``provnum``, ``persnum``, ``patnr``, ``schoolNR``, ``idno``, ``bib_num``,
 #: ``obs_number``; not ``rad_num``, ``childNum``, ``Number`` or ``BlanksNumber``), or a
-#: word that names the unit measured (``subject``, ``Subject``, ``patient``).
+#: word that names the unit measured (``subject``, ``Subject``, ``patient``; ``Student``:
+#: Stat2Data/MathPlacement's student numbers became rules ``Student > 1350``).
 _ID_NAME = re.compile(
     r"(^|[_\s.])[iI][dD]$|^[iI][dD]([_\s.]|$)|[a-z]I[dD]$"
     r"|(^|[_\s.])(?i:(p|pt|pat|patient|pers|person|subj|subject|cust|customer|hh|h|house"
@@ -987,7 +988,7 @@ _ID_NAME = re.compile(
     r"|household|fam|family|obs|rec|case|emp|employee|stud|student|pupil|mem|member|sch"
     r"|school|class|vill|village|prov|provider|doc|seq|bib|int|interview|group|grp)"
     r"[_.]?(num|no|nr|number))$"
-    r"|^(?i:subject|patient|participant|respondent|individual)$")
+    r"|^(?i:subject|patient|participant|respondent|individual|student|pupil|person)$")
 
 #: Distinct values from which an integer column named like an identifier is dropped even
 #: when its rows share them (a group identifier: one child's repeated records).

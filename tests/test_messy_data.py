@@ -748,7 +748,8 @@ def test_integer_column_named_like_an_id_is_dropped():
     ("subj_id", True), ("paid", False), ("fluid", False), ("PAID", False), ("rapid", False),
     ("villnum", True), ("schoolNR", True), ("patnr", True), ("idno", True), ("bib_num", True),
     ("obs_number", True), ("rad_num", False), ("childNum", False), ("Number", False),
-    ("num", False), ("BlanksNumber", False), ("casino", False),
+    ("num", False), ("BlanksNumber", False), ("casino", False), ("Student", True),
+    ("pupil", True), ("person", True), ("students", False), ("persons", False),
 ])
 def test_identifier_names(name, dropped):
     """survival/gbsg's ``pid`` (shuffled patient numbers) became a rule ``pid <= 497``;
@@ -781,7 +782,7 @@ def repeated_records(name: str, n_groups: int = 30, per_group: int = 4,
 
 
 @pytest.mark.parametrize("name", ["childid", "schoolid", "Subject", "patient", "hhid",
-                                  "Ketchup.hid", "child_id", "ID"])
+                                  "Ketchup.hid", "child_id", "ID", "student"])
 def test_group_numbers_shared_by_rows_are_dropped(name):
     """HLMdiag/autism's ``childid`` (155 children in 604 rows) was kept as a number and
     became the rule ``childid <= 202``: integers named like an identifier are dropped when
