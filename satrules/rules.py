@@ -562,6 +562,13 @@ def level_ranks(values: np.ndarray, levels: Any) -> np.ndarray:
     return table[codes]   # one lookup per distinct value, not per row
 
 
+def _value_text(value: Any) -> str:
+    """A condition's value as its text prints it: a whole float without its ``.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value)) if abs(value) < 1e15 else repr(value)
+    return str(value)
+
+
 def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
     """``feature in {a, b}`` (or ``not in``), the members numbers by value (2 before 11),
     then text, the numbers in it by value too (s8 before s10).  When a member holds a
@@ -815,10 +822,8 @@ class Condition:
             return level_set_text(self.feature, self.grouped_members, negated)
         elif self.levels:
             shown = str(self.levels[int(value)])
-        elif isinstance(value, float) and value.is_integer():
-            shown = str(int(value)) if abs(value) < 1e15 else repr(value)
         else:
-            shown = str(value)
+            shown = _value_text(value)
         if self.unit not in _UNITS and self.op != "==":
             shown = format_quantity(shown, self.unit)
         text = f"{self.feature} {_SHOWN_OP[op]} {shown}"
@@ -1043,7 +1048,7 @@ def _merge_level_sets(rule: Any, conds: Sequence[Condition], texts: list[str],
             onehot.setdefault((cond.feature, cond.group), []).append(i)
     for (feature, _), where in onehot.items():
         if len(where) > 1:
-            members = [_plain(conds[lits[i].column].value) for i in where]
+            members = [_value_text(_plain(conds[lits[i].column].value)) for i in where]
             texts[where[0]] = level_set_text(feature, members, negated=dnf)
             drop.update(where[1:])
     return [text for i, text in enumerate(texts) if i not in drop]

@@ -349,6 +349,13 @@ def test_one_hot_levels_of_one_feature_print_as_one_set():
     first = RuleSet(dnf.rules[:1], "dnf", n, tb.conditions_)
     assert first.evaluate_raw(new).tolist() == [False, False, True, True, True]
     assert cnf.evaluate_raw(new).tolist() == [True, True, False, False, True]
+    # levels that are numbers print in the set as each does alone (2, not 2.0)
+    numbers = ThresholdBinarizer(categories="onehot").fit(
+        pd.DataFrame({"k": pd.Series([1.0, 2.0, 3.0, 2.0, 1.0, 3.0], dtype="category")}))
+    conds = numbers.conditions_
+    rs = RuleSet([[Literal(0, True), Literal(1, True)], [Literal(2, True)]], "dnf",
+                 len(conds), conds)
+    assert rs.to_text().splitlines()[:2] == ["IF (k not in {1, 2})", "OR (k != 3)"]
 
 
 def test_level_sets_quote_levels_that_hold_commas():
