@@ -6,6 +6,7 @@ Data are generated here (tests never download); docs/messy_data.md states the se
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 
@@ -1153,3 +1154,59 @@ def test_missing_labels_are_named_as_labels(est, missing):
     y[[4, 9]] = missing
     with pytest.raises(ValueError, match=r"y has 2 missing label\(s\).*positions \[4, 9\]"):
         fit_quiet(est, X, y)
+
+
+def test_cli_exclude_leaves_a_column_out_of_the_fit(tmp_path, capsys):
+    """``--exclude`` leaves out a column that gives the label away (medicaldata/opt's
+    gestational age at outcome beside a preterm-birth label): without it the rules are that
+    one column; with it they use the others, predict ignores the column, and learn, sweep
+    and encode name a misspelt column, the label and a column given to two options."""
+    from satrules.cli import main
+
+    rng = np.random.default_rng(5)
+    n = 200
+    age = rng.integers(18, 45, n)
+    smoker = rng.choice(["yes", "no"], n)
+    y = np.where((smoker == "yes") & (age > 30), "Yes", "No")
+    weeks = np.where(y == "Yes", rng.integers(28, 37, n), rng.integers(37, 42, n))
+    train, rules = tmp_path / "train.csv", tmp_path / "rules.json"
+    pd.DataFrame({"age": age, "smoker": smoker, "weeks": weeks,
+                  "w": np.ones(n), "preterm": y}).to_csv(train, index=False)
+    learn = ["learn", str(train), "--target", "preterm", "--method", "imli", "--backend",
+             BACKEND, "--test-size", "0", "--quiet", "--exclude", "w"]
+    assert main(learn) == 0
+    assert "weeks" in capsys.readouterr().out
+    assert main([*learn, "--exclude", "weeks", "--out", str(rules)]) == 0
+    out = capsys.readouterr().out
+    assert "weeks" not in out and "smoker = yes" in out and "age > 30" in out
+    from satrules import serialization
+    est = serialization.load(str(rules))
+    assert list(est.feature_names_in_) == ["age", "smoker"]
+    assert json.loads(rules.read_text())["extra"]["exclude"] == ["w", "weeks"]
+    preds = tmp_path / "pred.csv"
+    assert main(["predict", str(rules), str(train), "--out", str(preds)]) == 0
+    assert "ignoring column(s) not seen in training: ['weeks', 'w']" in capsys.readouterr().err
+    np.testing.assert_array_equal(pd.read_csv(preds)["prediction"], y)
+    bad = [(["--exclude", "week"], "--exclude 'week': no column 'week'; did you mean 'weeks'?"),
+           (["--exclude", "preterm"], "--exclude 'preterm' is the label column"),
+           (["--exclude", "age", "--categorical", "age"],
+            "column(s) ['age'] given both as --exclude and --categorical"),
+           (["--weight-column", "w"], "column(s) ['w'] given both as --exclude and "
+                                      "--weight-column")]
+    for extra, message in bad:
+        assert main([*learn, *extra]) == 1
+        assert message in capsys.readouterr().err
+    sweep = ["sweep", str(train), "--target", "preterm", "--method", "imli", "--grid",
+             "n_rules=1", "--n-splits", "2", "--quiet", "--param", f"backend={BACKEND}",
+             "--out", str(tmp_path / "sweep.csv")]
+    assert main([*sweep, "--exclude", "preterm"]) == 1
+    assert "--exclude 'preterm' is the label column" in capsys.readouterr().err
+    assert main([*sweep, "--exclude", "weeks"]) == 0
+    encode = ["encode", str(train), "--target", "preterm", "--method", "imli",
+              "--out", str(tmp_path / "m.wcnf")]
+    assert main([*encode, "--exclude", "week"]) == 1
+    assert "did you mean 'weeks'?" in capsys.readouterr().err
+    assert main([*encode, "--exclude", "weeks", "--exclude", "w",
+                 "--layout", str(tmp_path / "layout.json")]) == 0
+    layout = (tmp_path / "layout.json").read_text()
+    assert "weeks" not in layout and "smoker" in layout

@@ -236,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
 
     X, y = read_table(args.data, args.target, args.na_values,
                       drop_unlabelled=args.drop_unlabelled)
-    X = declare_columns(X, args)
+    X = declare_columns(X, args, args.target)
     weights = None
     if args.weight_column is not None:
         X, weights = pop_weights(X, args.weight_column, args.data)

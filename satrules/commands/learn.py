@@ -483,20 +483,58 @@ def declare_categorical(X, names: Sequence[str]):
     return X
 
 
-def declare_columns(X, args: argparse.Namespace):
-    """``X`` with the columns of ``--categorical`` and ``--ordered`` declared
-    (:func:`declare_categorical`, :func:`declare_ordered`); a column in both is an error."""
+def declare_columns(X, args: argparse.Namespace, target: str | None = None):
+    """``X`` without the columns of ``--exclude`` (:func:`exclude_columns`) and with the
+    columns of ``--categorical`` and ``--ordered`` declared (:func:`declare_categorical`,
+    :func:`declare_ordered`); a column in two of these options is an error, and so is the
+    weight column excluded."""
     ordered = {spec.partition("=")[0] for spec in args.ordered}
-    both = sorted(ordered.intersection(args.categorical))
-    if both:
-        raise ValueError(f"column(s) {both} given both as --categorical and --ordered; "
-                         "choose one")
+    given = {"--exclude": set(args.exclude), "--categorical": set(args.categorical),
+             "--ordered": ordered}
+    weight = getattr(args, "weight_column", None)
+    if weight is not None:
+        given["--weight-column"] = {weight}
+    flags = list(given)
+    for i, first in enumerate(flags):
+        for second in flags[i + 1:]:
+            both = sorted(given[first] & given[second])
+            if both:
+                raise ValueError(f"column(s) {both} given both as {first} and {second}; "
+                                 "choose one")
+    X = exclude_columns(X, args.exclude, target)
     return declare_ordered(declare_categorical(X, args.categorical), args.ordered)
 
 
+def exclude_columns(X, names: Sequence[str], target: str | None = None):
+    """Return ``X`` without the columns ``names``: columns a user knows are not features
+    (a column that gives the label away, such as a date of death beside a survival label,
+    or one that is known only after the outcome).
+
+    Raises
+    ------
+    ValueError
+        A name that is the label column ``target``, or that is not a column of ``X`` (the
+        columns are listed, with the likely one).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> exclude_columns(pd.DataFrame({"age": [30], "weeks": [38]}), ["weeks"]).columns.tolist()
+    ['age']
+    """
+    for name in names:
+        if target is not None and name == target:
+            raise ValueError(f"--exclude {name!r} is the label column (--target): it is "
+                             "never a feature")
+        if name not in X.columns:
+            raise ValueError(f"--exclude {name!r}: no column {name!r}; "
+                             f"{column_hint(name, X.columns)}")
+    return X.drop(columns=list(dict.fromkeys(names)))
+
+
 def add_ordered_argument(p: argparse.ArgumentParser) -> None:
-    """The ``--ordered NAME=LOW,...,HIGH`` and ``--categorical NAME`` options of the
-    commands that fit on a CSV file."""
+    """The ``--ordered NAME=LOW,...,HIGH``, ``--categorical NAME`` and ``--exclude NAME``
+    options of the commands that fit on a CSV file."""
     p.add_argument("--ordered", action="append", default=[], metavar="NAME=LOW,...,HIGH",
                    help="a column whose values are ordered levels (lowest first), cut at "
                         "thresholds between them (stage <= II) instead of one-hot encoded; "
@@ -505,6 +543,10 @@ def add_ordered_argument(p: argparse.ArgumentParser) -> None:
                    help="a column whose values are categories, one-hot encoded (grade = 3) "
                         "even if they are numbers, or numbers with a few words (e.g. "
                         "'other'); repeat for more columns")
+    p.add_argument("--exclude", action="append", default=[], metavar="NAME",
+                   help="a column that is not a feature, left out of the fit (e.g. one that "
+                        "gives the label away, or is known only after it); predict ignores "
+                        "it too; repeat for more columns")
 
 
 def add_unlabelled_argument(p: argparse.ArgumentParser) -> None:
@@ -708,7 +750,7 @@ def run(args: argparse.Namespace) -> int:
     X, y = read_table(args.data, args.target, args.na_values,
                       drop_unlabelled=args.drop_unlabelled)
     comma_columns = X.attrs["comma_columns"]   # saved: predict reads them the same way
-    X = declare_columns(X, args)
+    X = declare_columns(X, args, args.target)
     weights = None
     if args.weight_column is not None:
         X, weights = pop_weights(X, args.weight_column, args.data)
@@ -736,6 +778,7 @@ def run(args: argparse.Namespace) -> int:
             "random_state": args.random_state,
             **({"na_values": list(args.na_values)} if args.na_values else {}),
             **({"weight_column": args.weight_column} if weights is not None else {}),
+            **({"exclude": list(args.exclude)} if args.exclude else {}),
             **({"comma_columns": comma_columns} if comma_columns else {})})
         print(f"\nsaved {args.out}", file=sys.stderr)
     return 0

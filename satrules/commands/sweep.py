@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     for g in grid if isinstance(grid, list) else [grid]:
         make_estimator(method, {**fixed, **g})  # unknown grid parameters fail here, early
     X, y = read_table(args.data, target, args.na_values, drop_unlabelled=args.drop_unlabelled)
-    X = declare_columns(X, args)
+    X = declare_columns(X, args, target)
     table = run_sweep(
         est, grid, X, y,
         n_splits=args.n_splits or spec.get("n_splits", 5),
