@@ -569,6 +569,15 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
+def _level_text(text: str) -> str:
+    """A level's text as a condition prints it: in double quotes (a quote inside doubled)
+    when it is empty or starts or ends with a space, which bare text would hide (``"No "``
+    of a file padded to a width is not the level ``No``)."""
+    if text and text == text.strip():
+        return text
+    return '"' + text.replace('"', '""') + '"'
+
+
 def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
     """``feature in {a, b}`` (or ``not in``), the members numbers by value (2 before 11),
     then text, the numbers in it by value too (s8 before s10).  When a member holds a
@@ -821,7 +830,9 @@ class Condition:
         elif self.grouped:
             return level_set_text(self.feature, self.grouped_members, negated)
         elif self.levels:
-            shown = str(self.levels[int(value)])
+            shown = _level_text(str(self.levels[int(value)]))
+        elif isinstance(value, str):
+            shown = _level_text(value)
         else:
             shown = _value_text(value)
         if self.unit not in _UNITS and self.op != "==":

@@ -376,3 +376,20 @@ def test_level_sets_quote_levels_that_hold_commas():
         'town not in {Leeds, York})')
     assert level_set_text("s", [" a", "b"]) == 's in {" a", "b"}'
     assert level_set_text("s", ["a{1}", "b"]) == 's in {"a{1}", "b"}'
+
+
+def test_a_level_with_edge_spaces_prints_in_quotes():
+    """medicaldata/opt pads its text to a width (``No `` with a trailing space): a bare
+    ``Use.Tob != No `` hides that the level is not ``No``, so a single level that starts
+    or ends with a space, or is empty, prints in quotes; plain levels and levels with
+    commas stay bare when alone, and ordered levels follow the same rule."""
+    conds = [Condition("tob", "==", "No ", 0, "categorical"),
+             Condition("tob", "==", "", 0, "categorical"),
+             Condition("income", "==", "Above 36,400", 1, "categorical"),
+             Condition("town", "==", 'Le"eds', 2, "categorical"),
+             Condition("stage", "<=", 0.0, 3, "ordinal", levels=(" I", "II"))]
+    texts = [c.describe() for c in conds]
+    assert texts == ['tob = "No "', 'tob = ""', "income = Above 36,400", 'town = Le"eds',
+                     'stage <= " I"']
+    assert conds[0].describe(negated=True) == 'tob != "No "'
+    assert conds[4].describe(negated=True) == 'stage > " I"'
