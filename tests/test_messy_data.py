@@ -1210,3 +1210,42 @@ def test_cli_exclude_leaves_a_column_out_of_the_fit(tmp_path, capsys):
                  "--layout", str(tmp_path / "layout.json")]) == 0
     layout = (tmp_path / "layout.json").read_text()
     assert "weeks" not in layout and "smoker" in layout
+
+
+@pytest.mark.parametrize("make", [lambda: IMLIClassifier(backend=BACKEND, random_state=0),
+                                  lambda: IMLIBClassifier(backend=BACKEND, random_state=0),
+                                  lambda: CDPRClassifier(random_state=0)])
+def test_true_false_labels_held_as_objects_fit_and_score(make):
+    """pandas keeps a True/False column with missing values as ``object``, and so it stays
+    once those rows are dropped (dslabs/trump_tweets' ``is_retweet``); scikit-learn calls
+    such labels "Unknown label type: unknown".  They fit, predict and score as booleans."""
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame({"a": rng.integers(0, 10, 120)})
+    y = pd.Series(np.where(X["a"] > 5, True, False), dtype=object)
+    est = make().fit(X, y)
+    assert est.classes_.dtype == bool and est.classes_.tolist() == [False, True]
+    assert est.score(X, y) == 1.0
+    assert est.score(X, y.astype(bool), sample_weight=np.ones(len(y))) == 1.0
+    assert est.predict(X).dtype == bool
+
+
+def test_cli_true_false_label_with_missing_values(tmp_path, capsys):
+    """``satrules learn --drop-unlabelled`` on a True/False label with empty cells learns
+    and saves rules that ``predict`` scores (it failed with scikit-learn's "Unknown label
+    type: unknown")."""
+    from satrules.cli import main
+
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 10, 150)
+    label = np.where(a > 5, "True", "False").astype(object)
+    label[[3, 40]] = ""
+    train, rules = tmp_path / "train.csv", tmp_path / "rules.json"
+    pd.DataFrame({"a": a, "flag": label}).to_csv(train, index=False)
+    assert main(["learn", str(train), "--target", "flag", "--method", "imli", "--backend",
+                 BACKEND, "--test-size", "0", "--quiet", "--drop-unlabelled",
+                 "--out", str(rules)]) == 0
+    out = capsys.readouterr().out
+    assert "IF (a > 5)\nTHEN True\nELSE False" in out
+    assert main(["predict", str(rules), str(train), "--target", "flag"]) == 0
+    assert "accuracy on 'flag': 1.0000 (148 labelled rows; 2 without a label)" in \
+        capsys.readouterr().err

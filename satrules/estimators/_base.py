@@ -116,8 +116,10 @@ from satrules.backends.registry import choose_backend, solve
 from satrules.binarize import ThresholdBinarizer, duplicate_names
 from satrules.encoders.subset import decode_subset, encode_subset, hint_subset
 from satrules.estimators._checks import (
+    PlainLabelsScoreMixin,
     check_label_types,
     check_missing_labels,
+    plain_labels,
     validate_columns,
 )
 from satrules.estimators._explain import ExplainMixin, append_by_group, first_true, pick
@@ -705,8 +707,8 @@ def _bonferroni(z: float, m: int) -> float:
     return float(norm.isf(norm.sf(z) / m)) if z > 0 else z
 
 
-class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMixin,
-                                BaseEstimator,
+class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin,
+                                PlainLabelsScoreMixin, ClassifierMixin, BaseEstimator,
                                 metaclass=ABCMeta):
     """Base class: fit rule sets partition by partition with a MaxSAT encoder (see module)."""
 
@@ -960,6 +962,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, C
         check_missing_labels(y)
         X, y = validate_columns(self, X, y, reset=True)   # a DataFrame stays one
         check_label_types(y)
+        y = plain_labels(y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:

@@ -12,7 +12,8 @@ from sklearn.utils.validation import check_array, check_X_y, validate_data
 from satrules.binarize import checkable_frame
 from satrules.rules import missing_mask
 
-__all__ = ["check_label_types", "check_missing_labels", "validate_columns"]
+__all__ = ["PlainLabelsScoreMixin", "check_label_types", "check_missing_labels", "plain_labels",
+           "validate_columns"]
 
 
 def _label_kind(value: Any) -> str:
@@ -49,6 +50,45 @@ def check_label_types(y: Any) -> None:
         examples = ", ".join(repr(first[k]) for k in kinds)
         raise ValueError(f"Unknown label type: y mixes label types {kinds} (e.g. {examples}); "
                          "use labels of one type, e.g. y.astype(str)")
+
+
+def plain_labels(y: Any) -> Any:
+    """Return the labels ``y`` with an object array of numbers or booleans as a numeric or
+    boolean array, as :func:`numpy.asarray` types a list of them; other labels unchanged.
+
+    pandas keeps a True/False column that has missing values as ``object``, and so it stays
+    once those rows are dropped (``satrules learn --drop-unlabelled``, ``y.dropna()``);
+    scikit-learn cannot read such labels ("Unknown label type: unknown").  Run after
+    :func:`check_label_types`, which refuses labels of mixed kinds.
+
+    Examples
+    --------
+    >>> plain_labels(np.array([True, False, True], dtype=object)).dtype
+    dtype('bool')
+    >>> plain_labels(np.array([1, 2.5], dtype=object)).tolist()
+    [1.0, 2.5]
+    >>> plain_labels(np.array(["a", "b"], dtype=object)).dtype
+    dtype('O')
+    """
+    arr = np.asarray(y)
+    if arr.dtype.kind != "O" or arr.ndim != 1 or len(arr) == 0 or \
+            not all(_label_kind(value) == "number" for value in arr.tolist()):
+        return y
+    return np.asarray(arr.tolist())
+
+
+class PlainLabelsScoreMixin:
+    """``score`` that reads the labels as ``fit`` does (:func:`plain_labels`): True/False
+    labels held in an ``object`` array score as they fit, where scikit-learn's
+    ``accuracy_score`` refuses them ("a mix of unknown and binary targets")."""
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Return the mean accuracy on ``X`` and the labels ``y`` (weighted by
+        ``sample_weight`` when given), as :meth:`sklearn.base.ClassifierMixin.score`."""
+        from sklearn.metrics import accuracy_score
+
+        return float(accuracy_score(plain_labels(np.asarray(y)), self.predict(X),
+                                    sample_weight=sample_weight))
 
 
 def check_missing_labels(y: Any) -> None:

@@ -59,7 +59,12 @@ from satrules.estimators._base import (
     _class_sample,
     held_out_folds,
 )
-from satrules.estimators._checks import check_label_types, check_missing_labels
+from satrules.estimators._checks import (
+    PlainLabelsScoreMixin,
+    check_label_types,
+    check_missing_labels,
+    plain_labels,
+)
 from satrules.estimators._explain import ExplainMixin, append_by_group, pick
 from satrules.estimators._json import RuleFileMixin
 from satrules.estimators._polish import SIGN_TESTS, beats_constant
@@ -432,8 +437,8 @@ def grouped_column_names(name: str, labels: tuple) -> list[str]:
     return [name] if len(labels) == 1 else [f"{name}[{label}]" for label in labels]
 
 
-class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMixin,
-                     BaseEstimator):
+class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, PlainLabelsScoreMixin,
+                     ClassifierMixin, BaseEstimator):
     """Rule-set classifier of high coverage built from tree-ensemble rules (CDPR).
 
     Parameters
@@ -814,6 +819,7 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, ClassifierMi
         X, y = validate_data(self, checkable_frame(X), y, dtype=None,
                              ensure_all_finite=False)
         check_label_types(y)
+        y = plain_labels(y)
         check_classification_targets(y)
         self._check_params()
         self.classes_, y_index = np.unique(y, return_inverse=True)
