@@ -36,8 +36,8 @@ import numpy as np
 from satrules._progress import progress
 from satrules.metrics import balanced_accuracy
 
-__all__ = ["METRIC_COLUMNS", "TIMING_COLUMNS", "run_sweep", "solver_status", "split_seeds",
-           "write_table"]
+__all__ = ["METRIC_COLUMNS", "TIMING_COLUMNS", "can_stratify", "run_sweep", "solver_status",
+           "split_seeds", "write_table"]
 
 #: Columns measured per task (besides ``param_*``, ``split`` and ``seed``).
 METRIC_COLUMNS = ("train_accuracy", "test_accuracy", "test_balanced_accuracy", "test_coverage",
@@ -67,6 +67,26 @@ def split_seeds(n_splits: int, random_state: int | np.random.RandomState | None)
         if seed not in seeds:
             seeds.append(seed)
     return seeds
+
+
+def can_stratify(y: Any, test_size: float) -> bool:
+    """Whether a train/test split of the labels ``y`` holding out ``test_size`` of the rows
+    can be stratified: every class has two rows or more, and the test and the training
+    rows each number at least the classes (scikit-learn refuses a stratified split of 33
+    rows in 8 classes, whose 7 test rows cannot hold every class).
+
+    Examples
+    --------
+    >>> can_stratify(["a", "b"] * 10, 0.2), can_stratify(["a", "b", "b"] * 10 + ["c"], 0.2)
+    (True, False)
+    >>> can_stratify(list("abcdefgh") * 4 + ["a"], 0.2)
+    False
+    """
+    import math
+
+    _, counts = np.unique(np.asarray(y), return_counts=True)
+    n_test = math.ceil(test_size * len(y))
+    return bool(counts.min() >= 2 and min(n_test, len(y) - n_test) >= len(counts))
 
 
 def solver_status(est: Any) -> str | None:
@@ -190,7 +210,7 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
         joblib backend (``"loky"``, ``"threading"``, ``"dask"``, ...).  ``None``
         uses the active ``joblib.parallel_backend(...)`` context.
     stratify : bool
-        Stratify the splits by ``y``.
+        Stratify the splits by ``y``, when they can be (:func:`can_stratify`).
     error_score : "raise" or float
         ``"raise"`` stops at the first failing fit; a number records it as the
         accuracy of failed tasks, with the exception text in ``error``.
@@ -227,6 +247,7 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
         raise ValueError(f"test_size must be in (0, 1), got {test_size}")
     grid = _grid(param_grid)
     seeds = split_seeds(n_splits, random_state)
+    stratify = stratify and can_stratify(y, test_size)
     tasks = [(g, s) for g in range(len(grid)) for s in range(n_splits)]
     calls = (joblib.delayed(_run_task)(estimator, grid[g], X, y, seeds[s], test_size, stratify,
                                        error_score) for g, s in tasks)

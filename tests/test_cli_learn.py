@@ -898,3 +898,41 @@ def test_encode_cdprl_with_every_node(csv_path, tmp_path):
                          ).fit(frame, y)
     assert est.nodes == "all" and est.candidates_ == clf.candidates_
     assert est.result_.coverage == clf.result_.coverage
+
+
+def test_learn_and_sweep_split_small_data_of_many_classes(tmp_path, capsys):
+    """33 rows of 8 classes (stevedata/wvs_usa_educat): the 7 test rows cannot hold every
+    class, so the split is not stratified; it failed with scikit-learn's "The test_size = 7
+    should be greater or equal to the number of classes = 8"."""
+    rng = np.random.default_rng(0)
+    y = np.array(list("abcdefgh") * 4 + ["a"])
+    data = tmp_path / "small.csv"
+    pd.DataFrame({"x": rng.normal(size=len(y)), "label": y}).to_csv(data, index=False)
+    assert main(["learn", str(data), "--target", "label", "--method", "imli", "--backend",
+                 "rc2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "n_train                  26" in out and "n_test                   7" in out
+    assert main(["sweep", str(data), "--target", "label", "--method", "imli", "--grid",
+                 "n_rules=1", "--n-splits", "2", "--param", "backend=rc2", "--quiet",
+                 "--out", str(tmp_path / "sweep.csv")]) == 0
+    table = pd.read_csv(tmp_path / "sweep.csv")
+    assert len(table) == 2 and table["error"].isna().all()
+
+
+def test_learn_refuses_a_target_of_numbers_that_are_not_whole(tmp_path, capsys):
+    """A target of doses (medicaldata/theoph: 4.02, 4.4, ...) is a quantity: the error names
+    the column and its values instead of scikit-learn's "Unknown label type: continuous";
+    whole numbers, even read as floats because of a missing label, are classes."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=60)
+    data = tmp_path / "dose.csv"
+    pd.DataFrame({"x": x, "dose": rng.choice([4.02, 4.4, 5.5], 60)}).to_csv(data, index=False)
+    learn = ["learn", str(data), "--target", "dose", "--method", "imli", "--backend", "rc2",
+             "--quiet"]
+    assert main(learn) == 1
+    assert ("target column 'dose' holds numbers that are not whole (4.02, 4.4, 5.5; 3 "
+            "distinct values)") in capsys.readouterr().err
+    grade = np.where(x > 0, 2.0, 1.0)
+    grade[5] = np.nan
+    pd.DataFrame({"x": x, "dose": grade}).to_csv(data, index=False)
+    assert main([*learn, "--drop-unlabelled"]) == 0

@@ -361,11 +361,31 @@ def read_table(path: str, target: str | None = None, na_values: Sequence[str] = 
         warnings.warn(f"{where}: left out (--drop-unlabelled); {len(y) - len(rows)} "
                       f"labelled row(s) used", UserWarning, stacklevel=2)
         frame, y = frame[y.notna()], y[y.notna()]
+    _check_whole_labels(y, target)
     X = frame.drop(columns=[target])
     X.attrs["comma_columns"] = [name for name in commas if name != target]
     if X.shape[1] == 0:
         raise ValueError(f"CSV file {path!r} has no feature column besides the target")
     return X, y.to_numpy()
+
+
+def _check_whole_labels(y, target: str) -> None:
+    """Raise a ``ValueError`` naming the column when the labels are numbers that are not
+    all whole (``4.02``, ``4.4``: a quantity, which scikit-learn calls an "Unknown label
+    type: continuous" without naming the column)."""
+    import pandas as pd
+
+    if not pd.api.types.is_float_dtype(y.dtype):
+        return
+    values = y.to_numpy(dtype=float)
+    odd = np.unique(values[np.isfinite(values) & (values != np.round(values))])
+    if len(odd):
+        shown = ", ".join(f"{v:g}" for v in odd[:3]) + (", ..." if len(odd) > 3 else "")
+        raise ValueError(
+            f"target column {target!r} holds numbers that are not whole ({shown}; "
+            f"{y.nunique()} distinct values): the rule learners predict classes, not a "
+            f"quantity; to learn classes, write them as text or whole numbers, or cut the "
+            f"quantity into classes (e.g. a column high = {target} > t)")
 
 
 def column_hint(name: str, columns: Sequence[Any]) -> str:
@@ -648,15 +668,16 @@ def pop_weights(X, column: str, path: str):
 
 
 def split(X, y, test_size: float, random_state: int | None):
-    """Train/test split, stratified when every class has at least two samples."""
+    """Train/test split, stratified when it can be (:func:`satrules.sweep.can_stratify`)."""
     from sklearn.model_selection import train_test_split
+
+    from satrules.sweep import can_stratify
 
     if not 0 <= test_size < 1:
         raise ValueError(f"--test-size must be in [0, 1), got {test_size}")
     if test_size == 0:
         return X, X.iloc[:0], y, y[:0]
-    _, counts = np.unique(y, return_counts=True)
-    stratify = y if counts.min() >= 2 else None
+    stratify = y if can_stratify(y, test_size) else None
     return train_test_split(X, y, test_size=test_size, random_state=random_state,
                             stratify=stratify)
 
