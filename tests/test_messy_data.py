@@ -18,6 +18,7 @@ from sklearn.base import clone
 from satrules.backends.registry import available_backends
 from satrules.binarize import FeatureTypeError, ThresholdBinarizer
 from satrules.estimators import CDPRClassifier, IMLIBClassifier, IMLIClassifier
+from satrules.report import rules_text
 from satrules.rules import Literal, RuleSet
 
 BACKEND = next(b for b in ("rc2", "cpsat", "bruteforce") if b in available_backends())
@@ -1215,18 +1216,33 @@ def test_cli_exclude_leaves_a_column_out_of_the_fit(tmp_path, capsys):
 @pytest.mark.parametrize("make", [lambda: IMLIClassifier(backend=BACKEND, random_state=0),
                                   lambda: IMLIBClassifier(backend=BACKEND, random_state=0),
                                   lambda: CDPRClassifier(random_state=0)])
-def test_true_false_labels_held_as_objects_fit_and_score(make):
+@pytest.mark.parametrize("dtype", [object, "boolean"])
+def test_true_false_labels_held_as_objects_fit_and_score(make, dtype):
     """pandas keeps a True/False column with missing values as ``object``, and so it stays
     once those rows are dropped (dslabs/trump_tweets' ``is_retweet``); scikit-learn calls
-    such labels "Unknown label type: unknown".  They fit, predict and score as booleans."""
+    such labels "Unknown label type: unknown".  They fit, predict and score as booleans,
+    and so do pandas' nullable ``boolean`` labels, which scikit-learn reads as the floats
+    0.0 and 1.0 (rules printed ``THEN 1.0``)."""
     rng = np.random.default_rng(2)
     X = pd.DataFrame({"a": rng.integers(0, 10, 120)})
-    y = pd.Series(np.where(X["a"] > 5, True, False), dtype=object)
+    y = pd.Series(np.where(X["a"] > 5, True, False), dtype=dtype)
     est = make().fit(X, y)
     assert est.classes_.dtype == bool and est.classes_.tolist() == [False, True]
     assert est.score(X, y) == 1.0
     assert est.score(X, y.astype(bool), sample_weight=np.ones(len(y))) == 1.0
     assert est.predict(X).dtype == bool
+    assert "THEN True" in rules_text(est)
+
+
+@pytest.mark.parametrize("make", [lambda: IMLIClassifier(backend=BACKEND, random_state=0),
+                                  lambda: CDPRClassifier(random_state=0)])
+def test_nullable_integer_labels_stay_integers(make):
+    """pandas ``Int64`` labels are the integer classes they hold, not floats."""
+    X = pd.DataFrame({"a": np.arange(60) % 10})
+    y = pd.Series(np.where(X["a"] > 5, 2, 1), dtype="Int64")
+    est = make().fit(X, y)
+    assert est.classes_.dtype.kind == "i" and est.classes_.tolist() == [1, 2]
+    assert est.score(X, y) == 1.0
 
 
 def test_cli_true_false_label_with_missing_values(tmp_path, capsys):

@@ -960,9 +960,9 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin,
         self._check_params()
         _check_unique_columns(X)
         check_missing_labels(y)
+        y = plain_labels(y)   # before scikit-learn reads nullable labels as floats
         X, y = validate_columns(self, X, y, reset=True)   # a DataFrame stays one
         check_label_types(y)
-        y = plain_labels(y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:

@@ -54,15 +54,22 @@ def check_label_types(y: Any) -> None:
 
 def plain_labels(y: Any) -> Any:
     """Return the labels ``y`` with an object array of numbers or booleans as a numeric or
-    boolean array, as :func:`numpy.asarray` types a list of them; other labels unchanged.
+    boolean array, as :func:`numpy.asarray` types a list of them, and pandas' nullable
+    ``boolean``, ``Int64`` or ``Float64`` labels as the numpy ``bool``, ``int64`` or
+    ``float64`` array of the same values; other labels unchanged.
 
     pandas keeps a True/False column that has missing values as ``object``, and so it stays
     once those rows are dropped (``satrules learn --drop-unlabelled``, ``y.dropna()``);
-    scikit-learn cannot read such labels ("Unknown label type: unknown").  Run after
-    :func:`check_label_types`, which refuses labels of mixed kinds.
+    scikit-learn cannot read such labels ("Unknown label type: unknown").  It reads
+    nullable labels as floats: True/False labels would be the classes ``0.0`` and ``1.0``
+    (``THEN 1.0``).  Run after :func:`check_missing_labels`; labels of mixed kinds are
+    left to :func:`check_label_types`.
 
     Examples
     --------
+    >>> import pandas as pd
+    >>> plain_labels(pd.Series([True, False], dtype="boolean")).dtype
+    dtype('bool')
     >>> plain_labels(np.array([True, False, True], dtype=object)).dtype
     dtype('bool')
     >>> plain_labels(np.array([1, 2.5], dtype=object)).tolist()
@@ -70,6 +77,9 @@ def plain_labels(y: Any) -> Any:
     >>> plain_labels(np.array(["a", "b"], dtype=object)).dtype
     dtype('O')
     """
+    numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)   # pandas masked
+    if numpy_dtype is not None and numpy_dtype.kind in "biuf":
+        return np.asarray(y, dtype=numpy_dtype)
     arr = np.asarray(y)
     if arr.dtype.kind != "O" or arr.ndim != 1 or len(arr) == 0 or \
             not all(_label_kind(value) == "number" for value in arr.tolist()):

@@ -814,12 +814,12 @@ class CDPRClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin, PlainLabelsS
         that parameter for what a weight changes."""
         # dtype=None keeps object columns for one-hot encoding; finiteness is checked per column
         check_missing_labels(y)
+        y = plain_labels(y)   # before scikit-learn reads nullable labels as floats
         _check_unique_columns(X)
         categorical, ordered = category_columns(X), ordered_levels(X)
         X, y = validate_data(self, checkable_frame(X), y, dtype=None,
                              ensure_all_finite=False)
         check_label_types(y)
-        y = plain_labels(y)
         check_classification_targets(y)
         self._check_params()
         self.classes_, y_index = np.unique(y, return_inverse=True)
