@@ -114,6 +114,8 @@ from satrules.rules import (
     quantity_numbers,
     quantity_parts,
     quantity_unit,
+    spelling_note,
+    spelling_variants,
     written_as,
 )
 
@@ -995,6 +997,20 @@ _ID_NAME = re.compile(
 GROUP_ID_LEVELS = 20
 
 
+def _text_levels(kind: str, values: Any) -> Any:
+    """The levels seen in fit of a feature of ``kind`` fitted as ``values`` (see
+    :meth:`ThresholdBinarizer._fit_feature`), or None for a feature without levels."""
+    if kind == "categorical":
+        return values
+    if kind == "binary":
+        return [values]
+    if kind == "grouped":
+        return values[0]
+    if kind == GROUPED_CLASSES:   # one ladder per class, each of the same levels
+        return values[0][1]
+    return None
+
+
 def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
                    categorical: bool = False, grouped: bool = False) -> tuple[str, Any]:
     """Classify one column: ``("numeric", floats)``, ``("date", days)``, ``("duration",
@@ -1721,12 +1737,15 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         n_samples = len(cols[0])
         out = np.zeros((n_samples, len(self.conditions_)), dtype=np.uint8)
         start = 0
-        unexpected, unknown = [], {}
+        unexpected, unknown, variants = [], {}, {}
         for col, name, (kind, values, with_missing) in zip(cols, self._names, self._specs,
                                                            strict=True):
             if kind in ("constant", "dropped"):
                 continue
             col, miss = self._clean(col, name)
+            levels = _text_levels(kind, values)
+            if levels is not None:   # "No" at predict where fit saw "No "
+                variants[name] = spelling_variants(col[~miss], levels)
             if kind in _THRESHOLD_KINDS and not with_missing and miss.any():
                 unexpected.append(name)
             ranks = None
@@ -1748,6 +1767,9 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
             warn("value(s) that are not levels of ordered categorical feature(s): " +
                  "; ".join(f"{name!r}: {vals}" for name, vals in unknown.items()) +
                  " -- read as missing values")
+        note = spelling_note(variants)
+        if note:
+            warn(note)
         return out
 
     @staticmethod

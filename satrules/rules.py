@@ -628,6 +628,57 @@ def number_or_none(value: Any) -> float | None:
     return None
 
 
+def spelling_variants(values: Any, levels: Any) -> dict[str, str]:
+    """The texts among ``values`` that are no level of ``levels`` but equal exactly one
+    text level once spaces at either end are stripped and case is ignored, each mapped to
+    that level (``{"No": "No "}``: a file padded to a width in fit, not at predict).
+
+    Such a value is read as any value not seen in fit is -- it matches no level -- so the
+    transforms warn about it (:func:`spelling_note`).
+
+    Examples
+    --------
+    >>> spelling_variants(np.array(["No", "yes", "Maybe", "no "], dtype=object),
+    ...                   ["No ", "Yes", "<missing>"])
+    {'No': 'No ', 'yes': 'Yes', 'no ': 'No '}
+    """
+    import pandas as pd
+
+    by_key: dict[str, list[str]] = {}
+    for level in levels:
+        if isinstance(level, str) and level != MISSING:
+            by_key.setdefault(level.strip().casefold(), []).append(level)
+    if not by_key:
+        return {}
+    seen = {level for group in by_key.values() for level in group}
+    out: dict[str, str] = {}
+    for value in pd.unique(np.asarray(values, dtype=object)):
+        if isinstance(value, str) and value not in seen:
+            match = by_key.get(value.strip().casefold(), ())
+            if len(match) == 1:
+                out[str(value)] = str(match[0])
+    return out
+
+
+def spelling_note(variants: dict[str, dict[str, str]]) -> str:
+    """The warning about :func:`spelling_variants` of each feature (``{name: {value:
+    level}}``), or ``""`` when there are none.
+
+    >>> spelling_note({"smoker": {"No": "No "}})[:70]
+    "feature 'smoker': value(s) 'No' differ from the level(s) 'No ' seen in"
+    """
+    def shown(texts: list) -> str:
+        more = f" ... ({len(texts)} in all)" if len(texts) > 5 else ""
+        return ", ".join(map(repr, texts[:5])) + more
+
+    return "; ".join(
+        f"feature {name!r}: value(s) {shown(list(found))} differ from the level(s) "
+        f"{shown(list(found.values()))} seen in fit only in spaces or case: as values not "
+        f"seen in fit, they match no level (every '{name} = level' is false for them); "
+        f"make them match to read them as those levels"
+        for name, found in variants.items() if found)
+
+
 def category_matches(values: np.ndarray, cats: Any) -> np.ndarray:
     """One 0/1 column per category of ``cats``: which of ``values`` are that category.
 

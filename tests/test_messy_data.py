@@ -1265,3 +1265,34 @@ def test_cli_true_false_label_with_missing_values(tmp_path, capsys):
     assert main(["predict", str(rules), str(train), "--target", "flag"]) == 0
     assert "accuracy on 'flag': 1.0000 (148 labelled rows; 2 without a label)" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", [lambda: IMLIClassifier(backend=BACKEND, random_state=0),
+                                  lambda: IMLIBClassifier(backend=BACKEND, random_state=0),
+                                  lambda: CDPRClassifier(random_state=0)])
+def test_a_level_spelt_with_other_spaces_or_case_at_predict_warns(make):
+    """A file padded to a width in fit (medicaldata/opt's ``No ``) and not at predict, or
+    written in another case, holds values fit never saw: they match no level, as any
+    unseen value does, and predict says so, naming the feature, the values and the
+    levels they differ from (a one-hot one and a grouped one of 15 levels)."""
+    rng = np.random.default_rng(0)
+    n = 300
+    tob = rng.choice(["No ", "Yes", "Maybe"], n)
+    st = rng.choice([f"s{i}" for i in range(15)], n)
+    a = rng.integers(0, 10, n)
+    X = pd.DataFrame({"tob": tob, "a": a, "st": st})
+    y = ((tob == "No ") & (a > 4)).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # nothing to say about the training rows
+        est = make().fit(X, y)
+        est.predict(X)
+    later = X.assign(tob=X["tob"].str.strip(), st=X["st"].str.upper())
+    with pytest.warns(UserWarning) as caught:
+        pred = est.predict(later)
+    text = " ".join(str(w.message) for w in caught)
+    assert "feature 'tob': value(s) 'No' differ from the level(s) 'No ' seen in fit only " \
+        "in spaces or case" in text
+    assert "feature 'st': value(s) 'S" in text and "(15 in all)" in text
+    # read as unseen values: the same predictions as for a level fit never saw
+    unseen = X.assign(tob=X["tob"].replace("No ", "Never"), st="s99")
+    np.testing.assert_array_equal(pred, est.predict(unseen))

@@ -84,6 +84,8 @@ from satrules.rules import (
     level_key,
     level_ranks,
     missing_mask,
+    spelling_note,
+    spelling_variants,
 )
 
 __all__ = ["CDPRClassifier"]
@@ -350,7 +352,7 @@ class _ColumnEncoder:
         kinds = getattr(self, "kinds", None) or \
             ["numeric" if cats is None else "categorical" for cats in self.categories]
         nullable = getattr(self, "nullable", None) or [False] * len(kinds)
-        blocks = []
+        blocks, variants = [], {}
         for j, cats in enumerate(self.categories):
             kind, column = kinds[j], X[:, j]
             if kind == "dropped":
@@ -390,6 +392,7 @@ class _ColumnEncoder:
                 continue
             if kind == "grouped":   # each level's rates; a level not seen in fit: NaN
                 levels, _, rates = self.grouped[j]
+                variants[self.names[j]] = spelling_variants(column[~miss], levels)
                 ranks = grouped_ranks(column, levels)
                 unseen = ~np.isfinite(ranks)
                 if unseen.any() and handle_unknown == "error":
@@ -403,6 +406,7 @@ class _ColumnEncoder:
                 block[~unseen] = rates[ranks[~unseen].astype(np.intp)]
                 blocks.append(block)
                 continue
+            variants[self.names[j]] = spelling_variants(column[~miss], cats)
             column = column.astype(object)
             column[miss] = MISSING
             column = column.astype(str)
@@ -413,6 +417,9 @@ class _ColumnEncoder:
                                  f"{self.names[j]!r} (seen in fit: {cats[:10].tolist()}); "
                                  f"handle_unknown='ignore' encodes them as no known value")
             blocks.append(block.astype(np.float64))
+        note = spelling_note(variants)   # "No" at predict where fit saw "No "
+        if note:
+            warn(note)
         if not blocks:
             return np.zeros((X.shape[0], 0))
         return np.hstack(blocks)
