@@ -1188,6 +1188,9 @@ def test_cli_exclude_leaves_a_column_out_of_the_fit(tmp_path, capsys):
     assert main(["predict", str(rules), str(train), "--out", str(preds)]) == 0
     assert "ignoring column(s) not seen in training: ['weeks', 'w']" in capsys.readouterr().err
     np.testing.assert_array_equal(pd.read_csv(preds)["prediction"], y)
+    report = tmp_path / "report.html"   # it failed: "X has 4 features, but ... 2 features"
+    assert main(["report", str(rules), str(train), "--out", str(report)]) == 0
+    assert "accuracy 1.0000" in capsys.readouterr().err and report.stat().st_size > 0
     bad = [(["--exclude", "week"], "--exclude 'week': no column 'week'; did you mean 'weeks'?"),
            (["--exclude", "preterm"], "--exclude 'preterm' is the label column"),
            (["--exclude", "age", "--categorical", "age"],

@@ -14,7 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Evaluate rules.json on DATA.csv and write ONE self-contained HTML page: "
                     "the rules as a table with per-rule coverage and accuracy, overall "
                     "metrics, provenance, and embedded PNG plots (needs the `plot` extra: "
-                    "pip install \"satrules[plot]\"; without it the page has no plots).")
+                    "pip install \"satrules[plot]\"; without it the page has no plots).  "
+                    "Columns are matched by name, as predict matches them: columns the "
+                    "rules were not trained on (an --exclude'd or weight column) are "
+                    "ignored with a note.")
     p.add_argument("rules", metavar="rules.json")
     p.add_argument("data", metavar="DATA.csv")
     p.add_argument("--target", help="label column (default: the one saved in rules.json)")
@@ -35,7 +38,12 @@ def run(args: argparse.Namespace) -> int:
 
     from satrules import serialization
     from satrules.commands.learn import read_table
-    from satrules.commands.predict import _saved_target, saved_comma_columns, saved_na_values
+    from satrules.commands.predict import (
+        _saved_target,
+        _training_columns,
+        saved_comma_columns,
+        saved_na_values,
+    )
     from satrules.report import write_report
 
     est = serialization.load(args.rules)
@@ -46,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give --target: rules.json does not name the label column")
     X, y = read_table(args.data, target, saved_na_values(args.rules, args.na_values),
                       saved_comma_columns(args.rules), drop_unlabelled=args.drop_unlabelled)
+    X = _training_columns(est, X, args.data)   # as predict: --exclude'd or weight columns
     sweep = pd.read_csv(args.sweep) if args.sweep else None
     metrics = write_report(est, X, y, args.out, sweep=sweep, benchmarks=args.benchmarks,
                            title=args.title)
