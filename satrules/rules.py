@@ -414,7 +414,10 @@ def quantity_unit(values: np.ndarray) -> tuple[str, np.ndarray] | None:
     numbers are written with thousands separators): ``"${:,}"`` for ``$1,250.50``,
     ``"{}%"`` for ``13.5%``, ``"{} months"`` for ``36 months``.  Every value must carry the
     same text before and after its number (spaces aside).  Plain numbers, written alike
-    or not, are not quantities (None): :func:`numeric_values` reads them.
+    or not, are not quantities (None): :func:`numeric_values` reads them; nor is a single
+    distinct value, which shows no unit: medicaldata/indo_rct's ``brush`` is ``0_no`` in
+    601 rows and ``1_yes`` in one, and a training split without that row read ``_no`` as
+    a unit, then refused ``1_yes`` at predict.
 
     Examples
     --------
@@ -425,6 +428,8 @@ def quantity_unit(values: np.ndarray) -> tuple[str, np.ndarray] | None:
     '{}%'
     >>> quantity_unit(np.array(["13.5%", "7 percent"], dtype=object)) is None
     True
+    >>> quantity_unit(np.array(["0_no", "0_no"], dtype=object)) is None
+    True
     """
     if len(values) == 0 or values.dtype.kind not in "OU":
         return None
@@ -432,7 +437,7 @@ def quantity_unit(values: np.ndarray) -> tuple[str, np.ndarray] | None:
         distinct = set(values.tolist())
     except TypeError:   # unhashable values (lists): not quantities
         return None
-    if not all(isinstance(v, str) for v in distinct):
+    if len(distinct) < 2 or not all(isinstance(v, str) for v in distinct):
         return None
     parts = {}
     for v in distinct:   # most string columns fail on their first values
