@@ -936,3 +936,23 @@ def test_learn_refuses_a_target_of_numbers_that_are_not_whole(tmp_path, capsys):
     grade[5] = np.nan
     pd.DataFrame({"x": x, "dose": grade}).to_csv(data, index=False)
     assert main([*learn, "--drop-unlabelled"]) == 0
+
+
+def test_learn_says_when_the_test_rows_took_a_class_of_one_row(tmp_path, capsys):
+    """openintro/epa2012's ``fuel_cell`` is ``N`` in 241 rows and ``Y`` in one: a split
+    that holds out that row leaves one class to learn; the error says so and how to go on,
+    not scikit-learn's bare "y has only 1 class"."""
+    data = tmp_path / "rare.csv"
+    y = ["N"] * 40 + ["Y"]
+    x = np.random.default_rng(0).normal(size=41).round(2)
+    pd.DataFrame({"x": x, "fuel_cell": y}).to_csv(data, index=False)
+    learn = ["learn", str(data), "--target", "fuel_cell", "--method", "imli", "--backend",
+             "rc2", "--quiet"]
+    failed = []
+    for seed in range(10):
+        if main([*learn, "--random-state", str(seed)]) == 1:
+            failed.append(seed)
+            assert ("the training rows hold only the class 'N': the test rows took every row "
+                    "of 'Y' (1 row); a rule learner needs two classes") in capsys.readouterr().err
+    assert failed and len(failed) < 10   # some splits keep the row in training
+    assert main([*learn, "--test-size", "0"]) == 0

@@ -678,8 +678,17 @@ def split(X, y, test_size: float, random_state: int | None):
     if test_size == 0:
         return X, X.iloc[:0], y, y[:0]
     stratify = y if can_stratify(y, test_size) else None
-    return train_test_split(X, y, test_size=test_size, random_state=random_state,
-                            stratify=stratify)
+    parts = train_test_split(X, y, test_size=test_size, random_state=random_state,
+                             stratify=stratify)
+    classes, counts = np.unique(y, return_counts=True)
+    if len(classes) > 1 and len(np.unique(parts[2])) == 1:   # a class of one row, held out
+        rare = ", ".join(f"{c!r} ({k} row{'s' if k > 1 else ''})"
+                         for c, k in zip(classes, counts, strict=True) if c != parts[2][0])
+        raise ValueError(f"the training rows hold only the class {parts[2][0]!r}: the test "
+                         f"rows took every row of {rare}; a rule learner needs two classes "
+                         f"to tell apart (pass --test-size 0 to train on every row, or "
+                         f"another --random-state)")
+    return parts
 
 
 def score(est: Any, X, y) -> dict[str, Any]:
