@@ -574,13 +574,16 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
-def _level_text(text: str) -> str:
-    """A level's text as a condition prints it: in double quotes (a quote inside doubled)
-    when it is empty or starts or ends with a space, which bare text would hide (``"No "``
-    of a file padded to a width is not the level ``No``)."""
-    if text and text == text.strip():
-        return text
+def _quoted(text: str) -> str:
+    """``text`` in double quotes, a double quote inside it doubled."""
     return '"' + text.replace('"', '""') + '"'
+
+
+def _level_text(text: str) -> str:
+    """A level's text as a condition prints it: in double quotes (:func:`_quoted`) when it
+    is empty or starts or ends with a space, which bare text would hide (``"No "`` of a
+    file padded to a width is not the level ``No``)."""
+    return text if text and text == text.strip() else _quoted(text)
 
 
 def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
@@ -601,7 +604,7 @@ def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
     texts = [str(v) for v in sorted(members, key=lambda v: (
         number_or_none(v) is None, number_or_none(v) or 0.0, natural(str(v)), str(v)))]
     if any(text != text.strip() or any(c in text for c in ',{}"') for text in texts):
-        texts = ['"' + text.replace('"', '""') + '"' for text in texts]
+        texts = [_quoted(text) for text in texts]
     return f"{feature} {'not in' if negated else 'in'} {{{', '.join(texts)}}}"
 
 
