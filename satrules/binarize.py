@@ -228,11 +228,13 @@ def ordered_levels(X: Any) -> dict[int, tuple]:
 
 
 def checkable_frame(X: Any) -> Any:
-    """``X`` with any ``datetime64`` or ``category`` column of a DataFrame as Python
-    objects, so that scikit-learn's input check can hold it in one object array with the
-    other columns: numpy cannot promote ``datetime64`` and ``float64`` to a common type,
-    and scikit-learn casts a frame that mixes ``category`` with ``bool`` or nullable
-    columns to ``float64``, which fails on category names.  A frame without columns
+    """``X`` with any ``datetime64``, ``category`` or True/False (``bool``, ``boolean``)
+    column of a DataFrame as Python objects, so that scikit-learn's input check can hold
+    it in one object array with the other columns: numpy cannot promote ``datetime64``
+    and ``float64`` to a common type, scikit-learn casts a frame that mixes ``category``
+    with ``bool`` or nullable columns to ``float64``, which fails on category names, and
+    it casts ``bool`` beside numbers to ``float64``, whose ``1.0`` would print
+    ``flag = 1`` where the column says ``True``.  A frame without columns
     becomes an empty ``(n_rows, 0)`` array, which scikit-learn refuses by its shape
     ("Found array with 0 feature(s)"; the frame itself fails on its empty list of
     dtypes with "at least one array or dtype is required"), and a scipy sparse matrix a
@@ -243,7 +245,7 @@ def checkable_frame(X: Any) -> Any:
     >>> import pandas as pd
     >>> df = pd.DataFrame({"b": pd.Categorical(["x", None]), "c": [True, False]})
     >>> checkable_frame(df).dtypes.tolist()
-    [dtype('O'), dtype('bool')]
+    [dtype('O'), dtype('O')]
     >>> checkable_frame(df.iloc[:, :0]).shape
     (2, 0)
     """
@@ -252,7 +254,7 @@ def checkable_frame(X: Any) -> Any:
     if not X.shape[1]:
         return np.empty(X.shape)
     plain = [c for c, dtype in zip(X.columns, X.dtypes, strict=True)
-             if getattr(dtype, "kind", None) in ("M", "m") or _is_category(dtype)]
+             if getattr(dtype, "kind", None) in ("M", "m", "b") or _is_category(dtype)]
     return X.astype(dict.fromkeys(plain, object)) if plain else X
 
 
@@ -1047,6 +1049,8 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
     """
     if max_levels is not None and name in ID_COLUMN_NAMES:
         return "id", "row labels written by R or pandas, not a feature"
+    if _is_boolean(values):   # True/False: levels, printed ``flag = True``, not ``flag = 1``
+        return "categorical", None
     if not categorical and values.dtype.kind in "MOU":
         days = date_days(values)
         if days is not None:
@@ -1100,6 +1104,20 @@ def inspect_column(values: np.ndarray, name: str, *, max_levels: Any = "auto",
                     + "; to measure accuracy on new groups, split the rows by group, e.g. "
                     "with sklearn's GroupKFold)")
     return "numeric", numeric
+
+
+def _is_boolean(values: np.ndarray) -> bool:
+    """Whether ``values`` (no missing entries) are all ``True``/``False``: a ``bool``
+    column, or an ``object`` one (pandas keeps a True/False column with missing values as
+    ``object``; ``pandas.read_csv`` reads ``TRUE``/``FALSE`` and ``True``/``False``
+    cells so)."""
+    if values.dtype.kind == "b":
+        return True
+    if values.dtype.kind != "O" or len(values) == 0:
+        return False
+    import pandas as pd
+
+    return pd.api.types.infer_dtype(values, skipna=True) == "boolean"
 
 
 def _identifier_codes(values: np.ndarray, name: str, counts: Counter | None,

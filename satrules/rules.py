@@ -636,13 +636,34 @@ def number_or_none(value: Any) -> float | None:
     return None
 
 
+_TRUTH_TEXTS = {"True": 1.0, "TRUE": 1.0, "true": 1.0, "False": 0.0, "FALSE": 0.0,
+                "false": 0.0}
+
+
+def _number_or_truth(value: Any) -> float | None:
+    """:func:`number_or_none`, with the texts ``True`` and ``False`` (as Python, R and
+    lower case write them) read as 1 and 0, as ``True`` and ``False`` themselves are."""
+    if isinstance(value, str) and value in _TRUTH_TEXTS:
+        return _TRUTH_TEXTS[value]
+    return number_or_none(value)
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` read as the same number (:func:`_number_or_truth`), as
+    :func:`category_matches` matches a value to a level of another spelling."""
+    num = _number_or_truth(a)
+    return num is not None and num == _number_or_truth(b)
+
+
 def spelling_variants(values: Any, levels: Any) -> dict[str, str]:
     """The texts among ``values`` that are no level of ``levels`` but equal exactly one
     text level once spaces at either end are stripped and case is ignored, each mapped to
     that level (``{"No": "No "}``: a file padded to a width in fit, not at predict).
 
     Such a value is read as any value not seen in fit is -- it matches no level -- so the
-    transforms warn about it (:func:`spelling_note`).
+    transforms warn about it (:func:`spelling_note`); not so a value that reads as the
+    same number as its level (``TRUE`` for ``True``), which :func:`category_matches`
+    matches.
 
     Examples
     --------
@@ -663,7 +684,7 @@ def spelling_variants(values: Any, levels: Any) -> dict[str, str]:
     for value in pd.unique(np.asarray(values, dtype=object)):
         if isinstance(value, str) and value not in seen:
             match = by_key.get(value.strip().casefold(), ())
-            if len(match) == 1:
+            if len(match) == 1 and not _same_number(value, match[0]):   # TRUE is True
                 out[str(value)] = str(match[0])
     return out
 
@@ -696,8 +717,10 @@ def category_matches(values: np.ndarray, cats: Any) -> np.ndarray:
     level ``"12"`` of a column read as text in fit (a CSV column whose ``other`` cells
     made it text) is the value ``12`` or ``12.0`` of the same column read as numbers at
     predict (a CSV without those cells), which it never matched before 2026-12-05 --
-    every condition on the column was silently false.  Other values match nothing (an
-    unseen category).
+    every condition on the column was silently false.  The texts ``True`` and ``False``
+    (also ``TRUE``, ``true``, ...) read as 1 and 0 here, so the level ``"True"`` of a
+    True/False column (CDPR keeps levels as text) is the value ``1`` of a batch that
+    writes the column 0/1.  Other values match nothing (an unseen category).
 
     Parameters
     ----------
@@ -715,6 +738,8 @@ def category_matches(values: np.ndarray, cats: Any) -> np.ndarray:
     >>> category_matches(np.array([12, 9.0, "x", "other", 4], dtype=object),
     ...                  ["9", "12", "other"]).tolist()
     [[0, 1, 0], [1, 0, 0], [0, 0, 0], [0, 0, 1], [0, 0, 0]]
+    >>> category_matches(np.array(["1", "0", "True"]), ["False", "True"]).tolist()
+    [[0, 1], [1, 0], [0, 1]]
     """
     import pandas as pd
 
@@ -731,14 +756,14 @@ def category_matches(values: np.ndarray, cats: Any) -> np.ndarray:
         return block
     by_number: dict[float, int] = {}
     for c, cat in enumerate(cats):
-        num = number_or_none(cat)
+        num = _number_or_truth(cat)
         if num is not None and np.isfinite(num):
             by_number[num] = -1 if num in by_number else c   # -1: two categories read alike
     table = np.full(len(distinct) + 1, -1, dtype=np.int64)
     for d, value in enumerate(distinct):
         c = exact.get(value, -1)
         if c < 0:
-            num = number_or_none(value)
+            num = _number_or_truth(value)
             c = by_number.get(num, -1) if num is not None else -1
         table[d] = c
     index = table[codes]

@@ -31,7 +31,7 @@ def test_feature_types_and_conditions():
                                  "flag": "binary", "const": "constant"}
     names = tb.get_feature_names_out().tolist()
     assert names == ["age <= 33", "age <= 47", "pain = asym", "pain = atyp", "pain = none",
-                     "pain = typ", "sex = m", "flag = 1"]
+                     "pain = typ", "sex = m", "flag = True"]
     Xb = tb.transform(frame())
     assert Xb.dtype == np.uint8 and Xb.shape == (6, 8)
     assert Xb[:, 2:6].sum(axis=1).tolist() == [1] * 6          # one-hot
