@@ -81,6 +81,21 @@ def test_misspelled_param_names_the_one_meant(command, csv_path, tmp_path, capsy
     assert not out.exists()
 
 
+@pytest.mark.parametrize(("method", "flag"), [("imli", ["--max-literals", "3"]),
+                                              ("cdpr-gra", ["--n-rules", "2"]),
+                                              ("imlib", ["--gamma", "4"])])
+def test_flag_of_another_method_is_named(method, flag, csv_path, tmp_path, capsys):
+    """A method flag the chosen method does not take is an error naming the flag and the
+    method it is for, not the estimator parameter behind it; nothing is written."""
+    out = tmp_path / "r.json"
+    assert main(["learn", str(csv_path), "--target", "bought", "--method", method, *flag,
+                 "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"{flag[0]} does not apply to --method {method}" in err
+    assert "has no parameter" not in err
+    assert not out.exists()
+
+
 def test_predict_to_stdout(csv_path, tmp_path, capsys):
     """Without --out, predict writes CSV with a prediction column to stdout."""
     rules = tmp_path / "r.json"

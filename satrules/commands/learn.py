@@ -632,10 +632,19 @@ def add_method_arguments(p: argparse.ArgumentParser, methods: Sequence[str] = tu
                         "(e.g. --param resolve=vote --param n_thresholds=8); repeatable")
 
 
-def method_params(args: argparse.Namespace) -> dict[str, Any]:
-    """Collect the parameters given on the command line (flags and ``--param``)."""
+def method_params(args: argparse.Namespace, method: str | None = None) -> dict[str, Any]:
+    """Collect the parameters given on the command line (flags and ``--param``).  With
+    ``method``, a flag of another method's parameter is an error naming the flag and
+    what it is for (``--max-literals`` with ``--method imli``), not the estimator
+    parameter it sets."""
     params = {dest: getattr(args, f"param_{dest}") for _, dest, _, _ in _PARAM_FLAGS
               if getattr(args, f"param_{dest}", None) is not None}
+    if method is not None and method in METHODS:
+        valid = make_estimator(method).get_params()
+        for flag, dest, _, text in _PARAM_FLAGS:
+            if dest in params and dest not in valid:
+                raise ValueError(f"{flag} does not apply to --method {method} ({flag}: "
+                                 f"{text})")
     for item in getattr(args, "param", []) or []:
         name, sep, raw = item.partition("=")
         if not sep or not name.strip():
@@ -784,7 +793,7 @@ def run(args: argparse.Namespace) -> int:
     weights = None
     if args.weight_column is not None:
         X, weights = pop_weights(X, args.weight_column, args.data)
-    params = method_params(args)
+    params = method_params(args, args.method)
     if args.solver_cmd is not None:
         if params.get("backend", "auto") not in ("auto", "wcnf"):
             raise ValueError(f"--solver-cmd runs the 'wcnf' backend; it cannot be combined "

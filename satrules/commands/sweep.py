@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if not grid:
         raise ValueError("empty grid: give --grid NAME=V1,V2 or a spec with \"grid\"")
     fixed = dict(spec.get("params", {}))
-    fixed.update(method_params(args))
+    fixed.update(method_params(args, method))
     est = make_estimator(method, fixed)
     for g in grid if isinstance(grid, list) else [grid]:
         make_estimator(method, {**fixed, **g})  # unknown grid parameters fail here, early
