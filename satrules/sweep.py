@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -140,6 +141,21 @@ def _rule_stats(est: Any, X_test: Any) -> dict[str, Any]:
 
 
 def _run_task(estimator: Any, params: Mapping[str, Any], X: Any, y: Any, seed: int,
+              test_size: float, stratify: bool, error_score: str | float,
+              record: bool) -> tuple[dict[str, Any], list[tuple[type, str]]]:
+    """:func:`_fit_task`, and the warnings it raised as ``(category, text)`` when
+    ``record`` (else none), for :func:`run_sweep` to show once in the calling process:
+    raised in a joblib worker, each printed once per task on the worker's stderr, with
+    joblib's source line."""
+    if not record:
+        return _fit_task(estimator, params, X, y, seed, test_size, stratify, error_score), []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        row = _fit_task(estimator, params, X, y, seed, test_size, stratify, error_score)
+    return row, [(w.category, str(w.message)) for w in caught]
+
+
+def _fit_task(estimator: Any, params: Mapping[str, Any], X: Any, y: Any, seed: int,
               test_size: float, stratify: bool, error_score: str | float) -> dict[str, Any]:
     """Fit and score one (grid point, split) task; pure function of its arguments."""
     from sklearn.base import clone
@@ -217,6 +233,11 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
     quiet : bool
         Disable the progress bar (it is drawn on stderr only on a terminal).
 
+    A warning the fits raise (an ID-like column dropped, a time limit reached) is shown
+    once, in the calling process, however many tasks raise it, when the tasks run in
+    this process or on ``"loky"`` or ``"multiprocessing"`` workers; before 2026-12-07 it
+    was shown once per task, and a loky worker printed it with joblib's source line.
+
     Returns
     -------
     pandas.DataFrame
@@ -249,13 +270,21 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
     seeds = split_seeds(n_splits, random_state)
     stratify = stratify and can_stratify(y, test_size)
     tasks = [(g, s) for g in range(len(grid)) for s in range(n_splits)]
-    calls = (joblib.delayed(_run_task)(estimator, grid[g], X, y, seeds[s], test_size, stratify,
-                                       error_score) for g, s in tasks)
     kwargs = {"n_jobs": n_jobs} if backend is None else {"n_jobs": n_jobs, "backend": backend}
+    # warnings are recorded per task and shown once each, here; not in threads, where
+    # catch_warnings (process-wide state) is unsafe
+    record = backend in ("loky", "multiprocessing") or joblib.effective_n_jobs(n_jobs) == 1
+    calls = (joblib.delayed(_run_task)(estimator, grid[g], X, y, seeds[s], test_size, stratify,
+                                       error_score, record) for g, s in tasks)
     results = joblib.Parallel(return_as="generator", **kwargs)(calls)
-    rows = []
-    for (g, s), result in zip(tasks, progress(results, desc="sweep", total=len(tasks),
-                                              quiet=quiet), strict=True):
+    rows, shown = [], set()
+    for (g, s), (result, caught) in zip(tasks, progress(results, desc="sweep",
+                                                        total=len(tasks), quiet=quiet),
+                                        strict=True):
+        for category, text in caught:
+            if (category, text) not in shown:
+                shown.add((category, text))
+                warnings.warn(text, category, stacklevel=2)
         row = {f"param_{k}": _cell(v) for k, v in grid[g].items()}
         row.update(split=s, seed=seeds[s])
         row.update(result)

@@ -77,6 +77,20 @@ def test_parallel_equals_serial(data):
     pd.testing.assert_frame_equal(_stable(serial), _stable(parallel))
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_warning_of_every_fit_is_shown_once(data, n_jobs, capfd):
+    """Every fit drops the same ID-like column; the sweep says so once, in this process
+    (loky workers printed it once per task, with joblib's source line)."""
+    X, y = data
+    X = X.assign(rownames=np.arange(1, len(X) + 1))
+    with pytest.warns(UserWarning) as caught:
+        table = run_sweep(_cdpr(), {"gamma": [2, 3]}, X, y, n_splits=2, n_jobs=n_jobs)
+    assert len(table) == 4
+    dropped = [w for w in caught if "'rownames'" in str(w.message)]
+    assert len(dropped) == 1
+    assert "joblib" not in capfd.readouterr().err
+
+
 def test_dask_cluster_equals_serial(data):
     """Through joblib's dask backend on a local dask.distributed cluster: same table."""
     import joblib
