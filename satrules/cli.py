@@ -122,6 +122,23 @@ def _command_line_hint(message: str) -> str:
                   message)
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse an output path that cannot be written (``--out``, ``encode --layout``, or
+    ``convert``'s OUT) before the command does its work, not after
+    (:func:`satrules.serialization.check_output`); a sweep to ``.parquet`` also needs
+    pyarrow."""
+    from satrules.serialization import check_output
+
+    for name in ("out", "output", *(["layout"] if args.command == "encode" else [])):
+        path = getattr(args, name, None)
+        if isinstance(path, str) and path != "-":
+            check_output(path)
+            if args.command == "sweep":
+                from satrules.sweep import check_table_path
+
+                check_table_path(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (0 success, 1 failure, 2 usage)."""
     parser = build_parser()
@@ -133,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        _check_outputs(args)
         with _terminate_like_interrupt(), _plain_warnings(args.command):
             return int(args.func(args) or 0)
     except (SatrulesError, ValueError, OSError) as exc:

@@ -124,12 +124,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         with open(path, mode, **kwargs) as fh:
             yield fh
         return
-    target = Path(path)
-    if target.is_symlink():  # replace the file the link points to, keep the link
-        target = Path(os.path.realpath(target))
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise FileNotFoundError(f"output directory does not exist: {str(directory)!r}")
+    target, directory = _target_and_directory(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         os.chmod(tmp, _file_mode(target))
@@ -142,6 +137,38 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _target_and_directory(path: str | os.PathLike) -> tuple[Path, Path]:
+    """The file :func:`atomic_write` replaces for ``path`` (a symbolic link's target) and
+    its directory, which must exist."""
+    target = Path(path)
+    if target.is_symlink():  # replace the file the link points to, keep the link
+        target = Path(os.path.realpath(target))
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise FileNotFoundError(f"output directory does not exist: {str(directory)!r}")
+    return target, directory
+
+
+def check_output(path: str | os.PathLike) -> None:
+    """Raise, before any work, the error :func:`atomic_write` would raise at the end for
+    ``path``: its directory does not exist or cannot be written to, or it is a directory.
+    The command line checks every output path so, so that a long fit is not lost to a
+    mistyped ``--out``.
+
+    Examples
+    --------
+    >>> check_output("no/such/dir/rules.json")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: output directory does not exist: 'no/such/dir'
+    """
+    if writes_through(path):   # a device or FIFO: opened as it is
+        return
+    _, directory = _target_and_directory(path)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PermissionError(f"output directory is not writable: {str(directory)!r}")
 
 
 def writes_through(path: str | os.PathLike) -> bool:

@@ -303,6 +303,16 @@ def _cell(value: Any) -> Any:
     return repr(value)
 
 
+def check_table_path(path: str | os.PathLike) -> None:
+    """Raise when :func:`write_table` cannot write the format ``path`` names: ``.parquet``
+    without pyarrow installed."""
+    import importlib.util
+
+    if os.fspath(path).endswith(".parquet") and importlib.util.find_spec("pyarrow") is None:
+        raise ValueError("writing .parquet needs pyarrow (pip install pyarrow); "
+                         "use a .csv file name instead")
+
+
 def write_table(table, path: str | os.PathLike) -> None:
     """Write a sweep table atomically: ``.parquet`` (needs pyarrow) or CSV otherwise.
 
@@ -317,12 +327,8 @@ def write_table(table, path: str | os.PathLike) -> None:
     from satrules.serialization import atomic_write
 
     path = os.fspath(path)
+    check_table_path(path)
     if path.endswith(".parquet"):
-        import importlib.util
-
-        if importlib.util.find_spec("pyarrow") is None:
-            raise ValueError("writing .parquet needs pyarrow (pip install pyarrow); "
-                             "use a .csv file name instead")
         with atomic_write(path, "wb") as fh:
             table.to_parquet(fh, index=False)
         return

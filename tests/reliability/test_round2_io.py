@@ -155,6 +155,61 @@ def test_out_to_directory_is_a_clear_error(data, tmp_path, capsys):
     assert "is a directory" in capsys.readouterr().err
 
 
+def _commands(csv: Path, rules: Path, wcnf: Path, bad: str) -> dict[str, list[str]]:
+    return {
+        "learn": ["learn", str(csv), "--target", "label", *IMLI, "--out", bad],
+        "sweep": ["sweep", str(csv), "--target", "label", "--method", "imli",
+                  "--grid", "n_rules=1,2", "--n-splits", "2", "--out", bad],
+        "encode --out": ["encode", str(csv), "--target", "label", "--method", "imli",
+                         "--out", bad],
+        "encode --layout": ["encode", str(csv), "--target", "label", "--method", "imli",
+                            "--out", str(wcnf.with_name("e.wcnf")), "--layout", bad],
+        "predict": ["predict", str(rules), str(csv), "--out", bad],
+        "report": ["report", str(rules), str(csv), "--out", bad],
+        "convert": ["convert", str(wcnf), bad],
+    }
+
+
+@pytest.mark.parametrize("command", ["learn", "sweep", "encode --out", "encode --layout",
+                                     "predict", "report", "convert"])
+def test_unwritable_output_is_refused_before_the_work(data, tmp_path, command, capsys,
+                                                      monkeypatch):
+    """Row 1: an output path in a directory that does not exist is refused before the
+    command reads its data or fits anything (it was refused when writing, after the fit:
+    a long learn or sweep lost to a mistyped --out); nothing is written."""
+    import importlib
+
+    csv, rules = data
+    bad = str(tmp_path / "no_such_dir" / "out.file")
+    argv = _commands(csv, rules, small_wcnf(tmp_path), bad)[command]
+    monkeypatch.setattr(importlib.import_module(f"satrules.commands.{argv[0]}"), "run",
+                        lambda args: pytest.fail("the command ran before its output "
+                                                 "path was checked"))
+    assert main(argv) == 1
+    assert "output directory does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "no_such_dir").exists()
+
+
+def test_sweep_to_parquet_without_pyarrow_is_refused_first(data, tmp_path, capsys,
+                                                          monkeypatch):
+    """Row 1: without pyarrow, ``sweep --out t.parquet`` fails before the sweep, not after."""
+    import importlib.util
+
+    import satrules.commands.sweep
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    monkeypatch.setattr(satrules.commands.sweep, "run",
+                        lambda args: pytest.fail("the sweep ran"))
+    csv, _ = data
+    out = tmp_path / "t.parquet"
+    assert main(["sweep", str(csv), "--target", "label", "--method", "imli",
+                 "--grid", "n_rules=1,2", "--out", str(out)]) == 1
+    assert "needs pyarrow" in capsys.readouterr().err
+    assert not out.exists()
+
+
 # ----------------------------------------------------------------------------- row 5
 
 
