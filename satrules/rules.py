@@ -596,7 +596,19 @@ def level_set_text(feature: str, members: Any, negated: bool = False) -> str:
     'zip not in {2, 11, b, s8, s10}'
     >>> print(level_set_text("income", ["Above 36,400", "28,600 to 36,400"]))
     income in {"28,600 to 36,400", "Above 36,400"}
+
+    A set of one level prints as one-hot conditions do, ``x = a`` (``x != a``), and the
+    level ``<missing>`` alone as ``x is missing`` (``x is not missing``): the same rows,
+    a level not seen in fit included.
+
+    >>> level_set_text("model", ["grand prix"]), level_set_text("zip", ["b"], negated=True)
+    ('model = grand prix', 'zip != b')
     """
+    if len(members) == 1:
+        member = _plain(next(iter(members)))
+        if isinstance(member, str) and member == MISSING:
+            return f"{feature} is {'not ' if negated else ''}missing"
+        return f"{feature} {'!=' if negated else '='} {_level_text(_value_text(member))}"
     def natural(text: str) -> list:
         return [(0, int(part), "") if part.isdecimal() else (1, 0, part)
                 for part in re.split(r"(\d+)", text) if part]

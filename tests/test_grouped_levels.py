@@ -35,6 +35,19 @@ def states(n: int = 600, seed: int = 0, flip: float = 0.03, missing: float = 0.0
     return pd.DataFrame({"state": state, "noise": rng.normal(size=n).round(2)}), y
 
 
+def printed_set(text):
+    """The levels a printed grouped condition names, and whether it is negated: ``x in
+    {a, b}`` / ``x not in {a, b}``, or for one level ``x = a`` / ``x != a`` and ``x is
+    missing`` / ``x is not missing``."""
+    if "{" not in text:
+        negated = " != " in text or text.endswith(" is not missing")
+        return ([MISSING] if text.endswith(" missing") else [text.split()[-1]]), negated
+    inner = text[text.index("{") + 1:-1]
+    members = inner.split(", ") if inner else []
+    assert len(members) != 1, f"one level printed as a set: {text}"
+    return members, " not in {" in text
+
+
 @settings(max_examples=40, deadline=None)
 @given(n_levels=st.integers(GROUP_MIN_LEVELS, 14), n=st.integers(30, 120),
        seed=st.integers(0, 2**16), missing=st.booleans())
@@ -60,10 +73,11 @@ def test_columns_are_the_sets_they_print(n_levels, n, seed, missing):
         out = tb.transform(pd.DataFrame({"x": values}))
         for c, cond in enumerate(tb.conditions_):
             assert (cond.holds(values) == out[:, c]).all()
-            shown = cond.describe()[len("x in {"):-1].split(", ")
+            shown, negated = printed_set(cond.describe())
+            assert not negated
             keys = [MISSING if v is None else v for v in values]
             assert out[:, c].tolist() == [int(k in shown) for k in keys]
-            assert cond.describe(negated=True) == cond.describe().replace(" in ", " not in ")
+            assert printed_set(cond.describe(negated=True)) == (shown, True)
     levels_, ranks, rate_cuts, rates = group_levels(
         np.where(pd.isna(x), MISSING, x), y, tb.n_thresholds_, tb.n_tree_thresholds_)
     ops = [c.op for c in tb.conditions_]
@@ -111,9 +125,8 @@ def test_grouped_literals_of_one_ladder_print_as_the_set_they_hold_on(data):
     if " AND " in text or " OR " in text:   # left as written: constant on the levels
         assert len(set(truth[:-1])) == 1, text
         return
-    negated = " not in {" in text
-    members = text[text.index("{") + 1:-1].split(", ")
     keys = [MISSING if v is None else v for v in values]
+    members, negated = printed_set(text)
     assert truth == [(k in members) != negated for k in keys], text
 
 
