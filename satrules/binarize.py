@@ -1842,7 +1842,7 @@ class ThresholdBinarizer(TransformerMixin, BaseEstimator):
         >>> y = np.where(X.st.isin(["s1", "s2"]), "a", np.where(X.st == "s3", "b", "c"))
         >>> b = ThresholdBinarizer(categories="grouped").fit(X, y)
         >>> [b.conditions_[c].describe() for c in b.own_columns("b")]
-        ['st in {s3}']
+        ['st = s3']
         """
         check_is_fitted(self, "conditions_")
         columns = self._own_mask(label)

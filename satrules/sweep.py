@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from satrules._progress import progress
+from satrules.exceptions import warn
 from satrules.metrics import balanced_accuracy
 
 __all__ = ["METRIC_COLUMNS", "TIMING_COLUMNS", "can_stratify", "run_sweep", "solver_status",
@@ -284,7 +285,7 @@ def run_sweep(estimator: Any, param_grid: Mapping[str, Sequence] | Sequence[Mapp
         for category, text in caught:
             if (category, text) not in shown:
                 shown.add((category, text))
-                warnings.warn(text, category, stacklevel=2)
+                warn(text, category)
         row = {f"param_{k}": _cell(v) for k, v in grid[g].items()}
         row.update(split=s, seed=seeds[s])
         row.update(result)

@@ -75,11 +75,13 @@ def test_failed_learn_keeps_existing_output(good_csv, tmp_path, capsys):
 
 
 def test_unknown_method_parameter_is_named(good_csv, tmp_path, capsys):
-    """A parameter the method does not have is exit 1 naming it (here --n-rules for CDPR)."""
+    """A parameter the method does not have is exit 1 naming it (here --n-rules for CDPR,
+    named by its flag since 2026-12-07)."""
     out = tmp_path / "rules.json"
     code = main(["learn", str(good_csv), "--target", "label", *CDPR, "--n-rules", "2",
                  "--out", str(out)])
-    assert code == 1 and "no parameter n_rules" in capsys.readouterr().err
+    assert code == 1 and "--n-rules does not apply to --method cdpr-gra" in \
+        capsys.readouterr().err
     assert not out.exists()
 
 
