@@ -453,6 +453,58 @@ def test_read_table_reads_semicolons_decimal_commas_and_windows_text(encoding, t
     assert any("not UTF-8" in str(w.message) for w in caught) == (encoding != "utf-8")
 
 
+@pytest.mark.parametrize("compression", ["gzip", "bz2", "xz", "zip"])
+def test_read_table_reads_compressed_files(compression, tmp_path):
+    """A compressed CSV (data.csv.gz, as pandas reads it) is read as the plain file, by
+    its first bytes whatever its name; learn and predict take it alike."""
+    from satrules.commands.learn import read_table
+
+    path = tmp_path / "europe.csv"
+    _european_csv(path)
+    packed = tmp_path / "europe.data"   # no telling extension
+    pd.read_csv(path, sep=";", dtype=str, keep_default_na=False).to_csv(
+        packed, sep=";", index=False, compression={"method": compression,
+                                                   **({"archive_name": "europe.csv"}
+                                                      if compression == "zip" else {})})
+    X, y = read_table(str(path), "label")
+    X2, y2 = read_table(str(packed), "label")
+    pd.testing.assert_frame_equal(X, X2)
+    assert y.tolist() == y2.tolist()
+    rules = tmp_path / "r.json"
+    assert main(["learn", str(packed), "--target", "label", "--method", "imli", "--n-rules",
+                 "1", "--backend", "rc2", "--out", str(rules), "-q"]) == 0
+    assert main(["predict", str(rules), str(packed), "--out", str(tmp_path / "p.csv")]) == 0
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("cut.csv.gz", lambda: __import__("gzip").compress(b"a,y\n1,0\n2,1\n" * 50)[:-12],
+     "gzip compression is corrupt or cut short"),
+    ("two.zip", lambda: _zip({"a.csv": "a,y\n1,0\n", "b.csv": "a,y\n2,1\n"}),
+     "a zip archive of 2 files"),
+    ("book.xlsx", lambda: _zip({"[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<w/>"}),
+     "Excel workbook"),
+    ("t.parquet", lambda: b"PAR1" + bytes(range(1, 40)) + b"PAR1", "is a Parquet file"),
+    ("old.xls", lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100), "Excel .xls"),
+])
+def test_files_that_are_not_csv_are_named(name, content, message, tmp_path, capsys):
+    path = tmp_path / name
+    path.write_bytes(content())
+    assert main(["learn", str(path), "--target", "y", "--method", "imli", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "NUL bytes" not in err
+
+
+def _zip(members: dict[str, str]) -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for member, text in members.items():
+            archive.writestr(member, text)
+    return buffer.getvalue()
+
+
 def test_learn_from_a_semicolon_csv_cuts_the_decimal_comma_column(tmp_path, capsys):
     path = tmp_path / "europe.csv"
     _european_csv(path)

@@ -204,11 +204,66 @@ _DECIMAL_COMMA = r"\s*[+-]?(\d{1,3}(\.\d{3})+|\d+)?(,\d+)?([eE][+-]?\d+)?\s*"
 _QUANTITY_COMMA = r"^(\D*?)([+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?)(\D*)$"
 
 
+def _uncompressed(path: str, data: bytes) -> bytes:
+    """``data``, the bytes of the file ``path``, uncompressed when they are gzip, bzip2,
+    xz or a zip archive of one file (as ``pandas.read_csv`` reads ``data.csv.gz``),
+    recognised by their first bytes whatever the file's name.
+
+    Raises
+    ------
+    ValueError
+        For a corrupt archive, a zip archive of several files, an Excel workbook (of
+        either format) or a Parquet file, each named.
+    """
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+
+    # bzip2: "BZh", the block size, then the block magic (a CSV header may start "BZh")
+    bzip2 = data[:3] == b"BZh" and data[3:4].isdigit() and \
+        data[4:10] == b"\x31\x41\x59\x26\x53\x59"
+    kind, read = ("gzip", gzip.decompress) if data.startswith(b"\x1f\x8b") else \
+        ("xz", lzma.decompress) if data.startswith(b"\xfd7zXZ\x00") else \
+        ("bzip2", bz2.decompress) if bzip2 else (None, None)
+    if kind is not None:
+        try:
+            return read(data)
+        except (OSError, EOFError, ValueError, lzma.LZMAError) as exc:
+            raise ValueError(f"cannot read CSV file {path!r}: its {kind} compression is "
+                             f"corrupt or cut short ({exc})") from None
+    if data.startswith(b"PAR1") and data.endswith(b"PAR1"):
+        raise ValueError(f"{path!r} is a Parquet file; satrules reads CSV files (write one "
+                         "with pandas.read_parquet(path).to_csv('data.csv', index=False))")
+    if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):   # OLE2: Office 97-2003
+        raise ValueError(f"{path!r} is an Office 97-2003 document (an Excel .xls workbook?); "
+                         "satrules reads CSV files: save the sheet as CSV (UTF-8)")
+    if not data.startswith(b"PK\x03\x04"):
+        return data
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = [n for n in archive.namelist() if not n.endswith("/")]
+            if "[Content_Types].xml" in names:
+                raise ValueError(
+                    f"{path!r} is an Office document (an Excel workbook?); satrules reads CSV "
+                    "files: save the sheet as CSV (UTF-8), or write one with "
+                    "pandas.read_excel(path).to_csv('data.csv', index=False)")
+            if len(names) != 1:
+                raise ValueError(f"cannot read CSV file {path!r}: a zip archive of "
+                                 f"{len(names)} files {names[:5]}; a zip must hold one CSV "
+                                 "file")
+            return archive.read(names[0])
+    except zipfile.BadZipFile as exc:
+        raise ValueError(f"cannot read CSV file {path!r}: its zip archive is corrupt "
+                         f"({exc})") from None
+
+
 def _read_text(path: str) -> str:
-    """The file's text, decoded once with the first of :data:`ENCODINGS` that decodes it
-    all (warning when not UTF-8); a file with NUL bytes is refused (binary, or UTF-16)."""
+    """The file's text (uncompressed first: :func:`_uncompressed`), decoded once with the
+    first of :data:`ENCODINGS` that decodes it all (warning when not UTF-8); a file with
+    NUL bytes is refused (binary, or UTF-16)."""
     with open(path, "rb") as fh:
-        data = fh.read()
+        data = _uncompressed(path, fh.read())
     if b"\x00" in data:
         raise ValueError(f"cannot read CSV file {path!r}: it holds NUL bytes, so it is not "
                          "text in a one-byte encoding (binary, or UTF-16 text: save it as "
@@ -285,6 +340,7 @@ def _decimal_commas(frame: Any, force: Sequence[str] = ()) -> tuple[Any, list[st
 def read_table(path: str, target: str | None = None, na_values: Sequence[str] = (),
                comma_columns: Sequence[str] = (), drop_unlabelled: bool = False):
     """Read a CSV file with a header; return ``(X, y)`` (``y`` is None without ``target``).
+    The file may be compressed (gzip, bzip2, xz, or a zip of one file: ``data.csv.gz``).
 
     Empty cells and the usual markers (``NA``, ``NaN``, ``NULL``, ``N/A``...: see
     :data:`NA_MARKERS`) are missing values, and so are the cell texts in ``na_values``
