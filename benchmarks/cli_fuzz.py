@@ -9,13 +9,26 @@ missing labels left out (``--drop-unlabelled``), every other column left in: row
 ID columns, text, dates, missing values.  After ``learn --out``, ``predict --explain
 --proba`` runs on the same file, ``predict`` on a later batch (half the rows, the label
 column dropped, the columns shuffled) and ``report`` on the same file.  Nothing is
-timed.  Session 73's runs of this kind found True/False labels held as objects
-refused, a stratified split of 33 rows in 8 classes refused, a unit read from a single
-value (``0_no``) and a training split left with one class, each now fixed or explained.
+timed.  ``--method`` may list several methods, one drawn per set; ``--options`` adds
+random non-default options of the drawn method (rule type, rule class, thresholds,
+literals, passes, partition size and backend; CDPR's alpha, beta, gamma, delta, miner and
+exact backend; one-hot categories, balanced class weights, a time limit, a weight column,
+an excluded column), and ``--sweep`` runs ``satrules sweep`` (a two-point grid of the
+method's main parameter, 2-3 splits, ``--n-jobs`` 1 or 2) instead.  Session 74's runs
+found a flag of another method's parameter named by the estimator parameter behind it,
+a sweep's warnings shown once per task (by joblib's workers, with joblib's source line)
+and a sweep's output path checked only after the sweep.  Session 73's runs of this kind
+found True/False labels held as objects refused, a stratified split of 33 rows in 8
+classes refused, a unit read from a single value (``0_no``) and a training split left
+with one class, each now fixed or explained.
 
 Usage::
 
     python benchmarks/cli_fuzz.py --method imli --seed 11 --n 60 --out cli_fuzz_imli
+    python benchmarks/cli_fuzz.py --method imli,imlib,cdpr-gra,cdpr-gdy,cdpr-exact \
+        --options --seed 41 --n 60 --out cli_fuzz_options
+    python benchmarks/cli_fuzz.py --method imli,imlib,cdpr-gra,cdpr-gdy --sweep \
+        --seed 51 --n 40 --out cli_fuzz_sweep
 
 Results: ``benchmarks/results/<out>.md`` (the counts, then every error and crash).
 """
@@ -79,27 +92,94 @@ def _draw(rnd: random.Random, n: int):
             yield package, item, frame, rnd.choice(targets)
 
 
+def _options(rnd: random.Random, method: str, frame, target: str) -> list[str]:
+    """Random non-default ``learn`` options of ``method`` for ``frame`` (see the module
+    docstring); an exact CDPR backend other than HiGHS gets a time limit (without one,
+    CP-SAT ran past 20 minutes on a model HiGHS solved in 12 s)."""
+    opts: list[str] = []
+
+    def maybe(p: float, *option: str) -> None:
+        if rnd.random() < p:
+            opts.extend(option)
+
+    if method in ("imli", "imlib"):
+        if method == "imli":
+            maybe(.3, "--rule-type", "cnf")
+        else:
+            maybe(.3, "--max-literals", str(rnd.randint(1, 5)))
+        maybe(.3, "--n-rules", str(rnd.randint(1, 4)))
+        maybe(.3, "--rule-class", rnd.choice(["auto", str(frame[target].dropna().iloc[0])]))
+        maybe(.3, "--thresholds", rnd.choice(["quantile", "both"]))
+        maybe(.2, "--n-passes", str(rnd.randint(1, 3)))
+        maybe(.2, "--partition-size", str(rnd.choice([8, 16, 64])))
+        maybe(.3, "--backend", rnd.choice(["cpsat", "hermax", "rc2"]))
+    else:
+        maybe(.3, "--gamma", str(rnd.randint(1, 8)))
+        maybe(.3, "--alpha", str(rnd.choice([0.5, 0.7, 0.9])))
+        maybe(.3, "--beta", str(rnd.choice([0.1, 0.5])))
+        maybe(.2, "--miner", rnd.choice(["gbdt", "rf"]))
+        maybe(.2, "--delta", str(rnd.randint(1, 4)))
+        if method == "cdpr-exact" and rnd.random() < .4:
+            backend = rnd.choice(["cpsat", "highs", "rc2"])
+            opts += ["--backend", backend, *([] if backend == "highs" else
+                                             ["--time-limit", "20"])]
+    maybe(.3, "--categories", "onehot")
+    maybe(.3, "--class-weight", "balanced")
+    if "--time-limit" not in opts:
+        maybe(.3, "--time-limit", str(rnd.choice([5, 20])))
+    weights = [c for c in frame.columns if c != target and frame[c].dtype.kind in "if"
+               and frame[c].notna().all() and (frame[c] >= 0).all()]
+    if weights:
+        maybe(.2, "--weight-column", rnd.choice(weights))
+    others = [c for c in frame.columns if c != target and c not in opts]
+    if others:
+        maybe(.2, "--exclude", rnd.choice(others))
+    return opts
+
+
+#: the swept parameter of each method (``--sweep``)
+_GRIDS = {"imli": "n_rules=1,2", "imlib": "max_literals_per_rule=2,3", "cdpr-gra": "gamma=2,4",
+          "cdpr-gdy": "beta=0.1,0.5", "cdpr-exact": "gamma=2,4"}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--method", default="imli",
-                        help="learn --method (imli, imlib, cdpr-gra, ...)")
+                        help="learn --method (imli, imlib, cdpr-gra, ...), or several "
+                             "separated by commas, one drawn per set")
+    parser.add_argument("--options", action="store_true",
+                        help="random non-default options of the method drawn")
+    parser.add_argument("--sweep", action="store_true",
+                        help="run satrules sweep instead of learn, predict and report")
     parser.add_argument("--seed", type=int, default=11, help="seed of the draws")
     parser.add_argument("--n", type=int, default=60, help="number of sets drawn")
     parser.add_argument("--out", default="cli_fuzz", help="results/<out>.md")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     rnd = random.Random(args.seed)
-    steps = ("learn", "predict --explain", "predict later", "report")
+    steps = ("sweep",) if args.sweep else \
+        ("learn", "predict --explain", "predict later", "report")
     counts = {step: {"ok": 0, "error": 0, "crash": 0} for step in steps}
     notes = []
+    methods = args.method.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         for package, item, frame, target in _draw(rnd, args.n):
             base = Path(tmp) / f"{package}_{item}"
             data, rules = f"{base}.csv", f"{base}.json"
             frame.to_csv(data, index=False)
-            results = [_run(["learn", data, "--target", target, "--method", args.method,
-                             "-q", "--drop-unlabelled", "--out", rules])]
-            if results[0][0] == "ok":
+            # one method: no draw, so that session 73's seeds give the same runs
+            method = rnd.choice(methods) if len(methods) > 1 else methods[0]
+            opts = _options(rnd, method, frame, target) if args.options else []
+            if args.sweep:
+                opts += ["--grid", _GRIDS[method], "--n-splits", str(rnd.choice([2, 3])),
+                         "--n-jobs", str(rnd.choice([1, 2]))]
+                results = [_run(["sweep", data, "--target", target, "--method", method,
+                                 "-q", "--drop-unlabelled", "--out", f"{base}_sweep.csv",
+                                 *opts])]
+            else:
+                results = [_run(["learn", data, "--target", target, "--method", method,
+                                 "-q", "--drop-unlabelled", "--out", rules, *opts])]
+            if results[0][0] == "ok" and not args.sweep:
                 later = frame.sample(frac=0.5, random_state=1).drop(columns=[target])
                 later = later[rnd.sample(list(later.columns), len(later.columns))]
                 later.to_csv(f"{base}_later.csv", index=False)
@@ -109,12 +189,13 @@ def main(argv: list[str] | None = None) -> int:
                     _run(["predict", rules, f"{base}_later.csv", "--out", f"{base}_p2.csv"]),
                     _run(["report", rules, data, "--drop-unlabelled",
                           "--out", f"{base}.html"])]
+            shown = " ".join([method, *opts]).replace("|", "/")
             for step, (outcome, message) in zip(steps, results, strict=False):
                 counts[step][outcome] += 1
                 if outcome != "ok":
-                    notes.append(f"| {package}/{item} | {target} | {step} | {outcome} | "
-                                 f"{message.replace('|', '/')} |")
-            print(f"{package}/{item}:{target}", *(r[0] for r in results), flush=True)
+                    notes.append(f"| {package}/{item} | {target} | `{shown}` | {step} | "
+                                 f"{outcome} | {message.replace('|', '/')} |")
+            print(f"{package}/{item}:{target}", shown, *(r[0] for r in results), flush=True)
     command = " ".join(["python benchmarks/cli_fuzz.py",
                         *(argv if argv is not None else sys.argv[1:])])
     lines = ["# The command line on data nobody chose", "",
@@ -123,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     lines += [f"| {step} | {c['ok']} | {c['error']} | {c['crash']} |"
               for step, c in counts.items()]
     lines += ["", "## Errors and crashes", "",
-              "| data set | target | step | outcome | message |", "|---|---|---|---|---|",
+              "| data set | target | method and options | step | outcome | message |",
+              "|---|---|---|---|---|---|",
               *notes]
     (RESULTS / f"{args.out}.md").write_text("\n".join(lines) + "\n")
     return 0
