@@ -88,7 +88,7 @@ def _plain_warnings(command: str):
     original = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
-        print(f"satrules {command}: warning: {_command_line_hint(str(message))}",
+        print(f"satrules {command}: warning: {_command_line_hint(str(message), command)}",
               file=file or sys.stderr)
 
     warnings.showwarning = show
@@ -98,10 +98,30 @@ def _plain_warnings(command: str):
         warnings.showwarning = original
 
 
-def _command_line_hint(message: str) -> str:
+def _flag_names(message: str) -> str:
+    """``message``, when it opens with an estimator parameter ``satrules learn`` sets by a
+    flag (the estimators' checks do: ``rule_class applies to two classes``), opening with
+    that flag instead (``--rule-class``).  Elsewhere a name stays (a list of parameters
+    for ``--param``).
+
+    >>> _flag_names("rule_class applies to two classes"), _flag_names("see n_rules")
+    ('--rule-class applies to two classes', 'see n_rules')
+    """
+    from satrules.commands.learn import _PARAM_FLAGS
+
+    for flag, dest, _, _ in _PARAM_FLAGS:
+        if re.match(rf"{re.escape(dest)}(?![\w=])", message):
+            return flag + message[len(dest):]
+    return message
+
+
+def _command_line_hint(message: str, command: str | None = None) -> str:
     """``message`` with its advice for pandas users (``pandas.read_csv(..., na_values=['.'])``,
     ``X['grade'] = X['grade'].astype('category')``) given as the option that does the same
-    here (``--na-values .``, ``--categorical grade``)."""
+    here (``--na-values .``, ``--categorical grade``), and for ``learn`` the estimator
+    parameters its flags set named by their flags (:func:`_flag_names`)."""
+    if command == "learn":
+        message = _flag_names(message)
     def option(match: re.Match) -> str:
         try:
             values = ast.literal_eval(match.group(1))
@@ -154,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         with _terminate_like_interrupt(), _plain_warnings(args.command):
             return int(args.func(args) or 0)
     except (SatrulesError, ValueError, OSError) as exc:
-        print(f"satrules {args.command}: error: {_command_line_hint(str(exc))}",
+        print(f"satrules {args.command}: error: "
+              f"{_command_line_hint(str(exc), args.command)}",
               file=sys.stderr)
         return 1
     except Terminated as exc:

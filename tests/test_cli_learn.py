@@ -659,6 +659,20 @@ def test_command_line_hint_quotes_values_and_never_fails():
     assert _command_line_hint(odd) == odd
 
 
+def test_learn_errors_name_the_flag_not_the_parameter(tmp_path, capsys):
+    """An estimator's check of a parameter learn set by a flag names the flag
+    (``--rule-class``, not ``rule_class``); a list of parameter names stays as it is."""
+    path = tmp_path / "three.csv"
+    pd.DataFrame({"a": range(30), "y": ["p", "q", "r"] * 10}).to_csv(path, index=False)
+    assert main(["learn", str(path), "--target", "y", "--method", "imli",
+                 "--rule-class", "p"]) == 1
+    err = capsys.readouterr().err
+    assert "error: --rule-class applies to two classes" in err and "rule_class" not in err
+    assert main(["learn", str(path), "--target", "y", "--method", "imli",
+                 "--param", "n_rule=2"]) == 1
+    assert "(did you mean n_rules?)" in capsys.readouterr().err
+
+
 @pytest.fixture()
 def rare_csv(tmp_path):
     """400 rows, 40 "yes"; flag = 1 on all of them and on 60 "no" rows.  Also written

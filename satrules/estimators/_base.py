@@ -1691,7 +1691,7 @@ class IncrementalRuleClassifier(ExplainMixin, RegionProbaMixin, RuleFileMixin,
             return 1
         if len(self.classes_) != 2:
             raise ValueError(f"rule_class applies to two classes; y has {len(self.classes_)} "
-                             "(one-vs-rest learns rules for every class); leave it None")
+                             "(one-vs-rest learns rules for every class); leave it unset (None)")
         try:
             index = class_index(self.classes_, label)
         except TypeError:   # unhashable
