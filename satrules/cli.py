@@ -122,6 +122,7 @@ def _command_line_hint(message: str, command: str | None = None) -> str:
     parameters its flags set named by their flags (:func:`_flag_names`)."""
     if command == "learn":
         message = _flag_names(message)
+
     def option(match: re.Match) -> str:
         try:
             values = ast.literal_eval(match.group(1))

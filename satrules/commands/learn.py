@@ -695,7 +695,7 @@ def method_params(args: argparse.Namespace, method: str | None = None) -> dict[s
     parameter it sets."""
     params = {dest: getattr(args, f"param_{dest}") for _, dest, _, _ in _PARAM_FLAGS
               if getattr(args, f"param_{dest}", None) is not None}
-    if method is not None and method in METHODS:
+    if params and method is not None and method in METHODS:
         valid = make_estimator(method).get_params()
         for flag, dest, _, text in _PARAM_FLAGS:
             if dest in params and dest not in valid:
