@@ -1193,6 +1193,9 @@ def test_cli_exclude_leaves_a_column_out_of_the_fit(tmp_path, capsys):
     assert "accuracy 1.0000" in capsys.readouterr().err and report.stat().st_size > 0
     bad = [(["--exclude", "week"], "--exclude 'week': no column 'week'; did you mean 'weeks'?"),
            (["--exclude", "preterm"], "--exclude 'preterm' is the label column"),
+           # it said "no column 'preterm'" and listed the columns without the label
+           (["--categorical", "preterm"], "--categorical 'preterm' is the label column"),
+           (["--ordered", "preterm=no,yes"], "--ordered 'preterm' is the label column"),
            (["--exclude", "age", "--categorical", "age"],
             "column(s) ['age'] given both as --exclude and --categorical"),
            (["--weight-column", "w"], "column(s) ['w'] given both as --exclude and "

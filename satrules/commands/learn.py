@@ -562,8 +562,9 @@ def declare_categorical(X, names: Sequence[str]):
 def declare_columns(X, args: argparse.Namespace, target: str | None = None):
     """``X`` without the columns of ``--exclude`` (:func:`exclude_columns`) and with the
     columns of ``--categorical`` and ``--ordered`` declared (:func:`declare_categorical`,
-    :func:`declare_ordered`); a column in two of these options is an error, and so is the
-    weight column excluded."""
+    :func:`declare_ordered`); a column in two of these options is an error, and so are the
+    weight column excluded and the label column ``target`` declared categorical or
+    ordered."""
     ordered = {spec.partition("=")[0] for spec in args.ordered}
     given = {"--exclude": set(args.exclude), "--categorical": set(args.categorical),
              "--ordered": ordered}
@@ -571,6 +572,10 @@ def declare_columns(X, args: argparse.Namespace, target: str | None = None):
     if weight is not None:
         given["--weight-column"] = {weight}
     flags = list(given)
+    for flag in ("--categorical", "--ordered"):
+        if target is not None and target in given[flag]:
+            raise ValueError(f"{flag} {target!r} is the label column (--target): {flag} "
+                             "declares a feature column; the classes are read as they are")
     for i, first in enumerate(flags):
         for second in flags[i + 1:]:
             both = sorted(given[first] & given[second])
