@@ -317,7 +317,7 @@ class HiGHSBackend(BackendBase):
     native = KINDS
     max_vars = 2**24  # measured: about 450 bytes per variable (docs/reliability.md)
     bytes_per_var = 450
-    install = 'pip install "satrules[highs]"'
+    install = 'pip install highspy   (a satrules dependency: pip install satrules)'
     module = "highspy"
     distribution = "highspy"
 

@@ -4,8 +4,8 @@ The data ship with scikit-learn (nothing is downloaded).  One stratified
 train/test split; each method is fitted on the training part and scored on
 the test part; the table is followed by each method's rules.  IMLI and IMLIB
 run with their defaults; CDPR mines a small forest and its exact method uses
-CP-SAT, which is always installed (``auto`` would pick HiGHS when it is, and
-another optimal selection may then be printed).  No solve has a time limit
+CP-SAT, as it always has (``auto`` picks HiGHS, which may print another optimal
+selection of the same coverage).  No solve has a time limit
 unless ``--time-limit`` is given, so the table is the same on every machine;
 the run takes a few seconds on two cores (printed under the table).
 """
@@ -23,7 +23,7 @@ DEMO_PARAMS: dict[str, dict[str, Any]] = {
     "imlib": {},
     "cdpr-gra": {"gamma": 8, "n_estimators": 20, "max_depth": 3},
     "cdpr-gdy": {"gamma": 8, "n_estimators": 20, "max_depth": 3},
-    # one always-installed engine, so the table does not depend on the optional ones
+    # CP-SAT, as since the first demo, so the printed table stays the same
     "cdpr-exact": {"gamma": 8, "n_estimators": 20, "max_depth": 3, "backend": "cpsat"},
 }
 
