@@ -165,14 +165,18 @@ def dense_input(X: Any) -> Any:
 
 
 def _split_columns(X: Any) -> tuple[list[np.ndarray], list[str] | None]:
-    """Return the columns of ``X`` as 1-D arrays, and the DataFrame's column names (or None)."""
+    """Return the columns of ``X`` as 1-D arrays, and the DataFrame's column names (None
+    for an array, or for a frame whose names are not all strings: as in scikit-learn,
+    such columns are known by position and print as ``x0``, ``x1``, ... rather than as
+    ``0 > 0.5``)."""
     X = dense_input(X)
     if _is_frame(X):
         names = [str(c) for c in X.columns]
         dups = duplicate_names(names)
         if dups:
             raise ValueError(f"duplicate column names: {dups}")
-        return _frame_columns(X), names
+        named = all(isinstance(c, str) for c in X.columns)
+        return _frame_columns(X), names if named else None
     arr = np.asarray(X)
     if arr.ndim != 2:
         raise ValueError(

@@ -1371,6 +1371,8 @@ class RuleSet:
         if self.conditions is None:
             raise ValueError("raw evaluation needs conditions; use named(conditions) first")
         frame = hasattr(X, "columns") and hasattr(X, "iloc")
+        if frame and not all(isinstance(c, str) for c in X.columns):
+            frame = False   # columns named 0, 1, ...: known by position, as in fit
         arr = None if frame else np.asarray(X)
         if arr is not None and arr.ndim != 2:
             raise ValueError(f"expected a 2-D array of raw features, got shape {arr.shape}")
