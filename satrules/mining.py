@@ -67,6 +67,11 @@ MINERS = ("gbdt", "hist", "rf")
 #: the tree nodes whose paths :func:`mine_rules` makes candidate rules
 NODES = ("leaves", "all")
 _DENSE_CELLS = 1 << 22  # Candidates.cover evaluates densely up to this many rule-sample pairs
+#: beyond that, Candidates.cover reads each rule's conditions over all rows (one pass per
+#: rule and feature) while the rules hold at most this many conditions per feature they
+#: constrain, and sorts each feature once otherwise: on 1M rows an argsort costs about
+#: 20 passes (``benchmarks/bench_predict.py``)
+_PASSES_PER_SORT = 8
 
 
 def _fmt(value: float) -> str:
@@ -472,11 +477,17 @@ class Candidates:
         range of that order (``searchsorted``, vectorised over rules); a rule's cover is read
         from its narrowest range and filtered by its other conditions, which costs about
         ``n log n`` per feature plus the size of each rule's narrowest range instead of
-        ``n_rules x n_samples``.
+        ``n_rules x n_samples``.  A few rules on many rows (a fitted rule set at predict)
+        are read condition by condition instead (:data:`_PASSES_PER_SORT`): one pass over
+        the rows per condition costs less than sorting every feature they use.
         """
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.lo.shape[1]:
             raise ValueError(f"X has shape {X.shape}, expected (n_samples, {self.lo.shape[1]})")
+        constrained = np.isfinite(self.lo) | np.isfinite(self.hi)
+        if len(self) * X.shape[0] > _DENSE_CELLS and \
+                constrained.sum() <= _PASSES_PER_SORT * constrained.any(axis=0).sum():
+            return self._cover_by_rule(X, constrained)
         columns = np.ascontiguousarray(X.T)  # one contiguous row per feature
         if len(self) * X.shape[0] <= _DENSE_CELLS:
             return self._cover_dense(columns)
@@ -491,6 +502,20 @@ class Candidates:
             # NaN compares False on both sides: a missing value fails the condition
             inside[rows] &= (x > self.lo[rows, f][:, None]) & (x <= self.hi[rows, f][:, None])
         return sp.csr_matrix(inside)
+
+    def _cover_by_rule(self, X, constrained):
+        n_samples = X.shape[0]
+        # the features the rules read, each copied out of X once (not all of X.T)
+        columns = {f: np.ascontiguousarray(X[:, f])
+                   for f in np.flatnonzero(constrained.any(axis=0))}
+        pieces = []
+        for rule in range(len(self)):
+            inside = np.ones(n_samples, dtype=bool)
+            for f in np.flatnonzero(constrained[rule]):
+                x = columns[f]   # NaN compares False on both sides: the condition fails
+                inside &= (x > self.lo[rule, f]) & (x <= self.hi[rule, f])
+            pieces.append(np.flatnonzero(inside))
+        return _rows_matrix(pieces, n_samples)
 
     def _cover_sorted(self, columns):
         n_rules, n_samples = len(self), columns.shape[1]
@@ -519,11 +544,16 @@ class Candidates:
                     x = columns[g, hits]
                     hits = hits[(x > self.lo[rule, g]) & (x <= self.hi[rule, g])]
             pieces.append(np.sort(hits))
-        indptr = np.zeros(n_rules + 1, dtype=np.int64)
-        indptr[1:] = np.cumsum([piece.size for piece in pieces])
-        indices = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
-        return sp.csr_matrix((np.ones(indices.size, dtype=bool), indices, indptr),
-                             shape=(n_rules, n_samples))
+        return _rows_matrix(pieces, n_samples)
+
+
+def _rows_matrix(pieces: list[np.ndarray], n_samples: int) -> sp.csr_matrix:
+    """The bool CSR matrix whose row ``r`` is true at the sorted columns ``pieces[r]``."""
+    indptr = np.zeros(len(pieces) + 1, dtype=np.int64)
+    indptr[1:] = np.cumsum([piece.size for piece in pieces])
+    indices = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+    return sp.csr_matrix((np.ones(indices.size, dtype=bool), indices, indptr),
+                         shape=(len(pieces), n_samples))
 
 
 def _ensemble(miner, n_estimators, max_depth, learning_rate, random_state):

@@ -147,13 +147,17 @@ def test_multiclass_gbdt_uses_every_class_trees_and_majority_labels():
         assert cands.support[r] == counts.sum()
 
 
-@pytest.mark.parametrize("dense_cells", [0, 1 << 22])
-def test_interval_cover_equals_tree_cover_on_new_data(cancer, monkeypatch, dense_cells):
+@pytest.mark.parametrize(("dense_cells", "passes"), [(0, 0), (0, 10**9), (1 << 22, 0)],
+                         ids=["sorted", "by-rule", "dense"])
+def test_interval_cover_equals_tree_cover_on_new_data(cancer, monkeypatch, dense_cells,
+                                                      passes):
     """Covers recomputed from the intervals on new rows equal the covers given by the trees'
     own leaf assignment (apply) whenever the new values are values seen in training
     (thresholds move only inside gaps between training values), including the training
-    values on either side of every split; both the dense and the sorted evaluation paths."""
+    values on either side of every split; the dense, the by-rule and the sorted
+    evaluation paths."""
     monkeypatch.setattr(mining, "_DENSE_CELLS", dense_cells)
+    monkeypatch.setattr(mining, "_PASSES_PER_SORT", passes)
     from sklearn.ensemble import GradientBoostingClassifier
     X, y = cancer
     cands = mine_rules(X[:400], y[:400], n_estimators=10, max_depth=3, random_state=1)
@@ -462,3 +466,34 @@ def test_candidates_index_by_int_or_slice():
         cands[np.array([0, 1])]
     with pytest.raises(TypeError, match="an int or a slice"):
         cands[True]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**16), n_rules=st.integers(1, 12), n_features=st.integers(1, 5),
+       n_samples=st.integers(0, 60))
+def test_the_three_cover_paths_agree_with_the_intervals(seed, n_rules, n_features,
+                                                        n_samples):
+    """``Candidates.cover`` reads the same rows through its dense, by-rule and sorted paths:
+    the rows with ``lo < x <= hi`` on every constrained feature, a missing value failing
+    its feature's conditions; on values with ties, bounds equal to values, and rules
+    without conditions."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 6, (n_samples, n_features)).astype(float)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    lo = np.where(rng.random((n_rules, n_features)) < 0.5, -np.inf,
+                  rng.integers(-1, 6, (n_rules, n_features)).astype(float))
+    hi = np.where(rng.random((n_rules, n_features)) < 0.5, np.inf,
+                  lo + rng.integers(0, 4, (n_rules, n_features)))
+    cands = Candidates(lo, hi, np.zeros(n_rules, dtype=int),
+                       sp.csr_matrix((n_rules, n_samples), dtype=bool), np.ones(n_rules),
+                       [f"x{f}" for f in range(n_features)], ["a", "b"])
+    with np.errstate(invalid="ignore"):
+        truth = np.all((X[None] > lo[:, None]) & (X[None] <= hi[:, None])
+                       | ~(np.isfinite(lo) | np.isfinite(hi))[:, None], axis=2)
+    for cells, passes in [(1 << 22, 0), (0, 10**9), (0, 0)]:   # dense, by rule, sorted
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(mining, "_DENSE_CELLS", cells)
+            m.setattr(mining, "_PASSES_PER_SORT", passes)
+            np.testing.assert_array_equal(cands.cover(X).toarray(), truth)
