@@ -409,20 +409,53 @@ class _ColumnEncoder:
             variants[self.names[j]] = spelling_variants(column[~miss], cats)
             column = column.astype(object)
             column[miss] = MISSING
-            column = column.astype(str)
-            block = category_matches(column, cats)   # "12" in fit is 12.0 at predict
-            unseen = np.unique(column[~block.any(axis=1)])
+            codes, texts = _text_codes(column)
+            block = category_matches(texts, cats)   # "12" in fit is 12.0 at predict
+            unseen = np.unique(texts[~block.any(axis=1)])
             if unseen.size and handle_unknown == "error":
                 raise ValueError(f"unseen categories {unseen[:5].tolist()} in column "
                                  f"{self.names[j]!r} (seen in fit: {cats[:10].tolist()}); "
                                  f"handle_unknown='ignore' encodes them as no known value")
-            blocks.append(block.astype(np.float64))
+            block = block.astype(np.float64)
+            blocks.append(block if codes is None else block[codes])
         note = spelling_note(variants)   # "No" at predict where fit saw "No "
         if note:
             warn(note)
         if not blocks:
             return np.zeros((X.shape[0], 0))
-        return np.hstack(blocks)
+        # column by column into Fortran order: faster than np.hstack's row-major
+        # copy, and each feature is then one contiguous run for Candidates.cover
+        out = np.empty((X.shape[0], sum(block.shape[1] for block in blocks)), order="F")
+        at = 0
+        for block in blocks:
+            out[:, at:at + block.shape[1]] = block
+            at += block.shape[1]
+        return out
+
+
+def _text_codes(column: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """``column.astype(str)`` as ``(codes, texts)``: the row ``i`` is ``texts[codes[i]]``.
+
+    A column of texts only (missing values written ``<missing>``) is converted once per
+    distinct text, which on a million rows of a few levels takes a tenth of the time of
+    converting every row; any other column (numbers among the texts, which pandas'
+    factorize would merge: ``1``, ``1.0`` and ``True``) is converted row by row, and
+    ``codes`` is None.
+
+    Examples
+    --------
+    >>> codes, texts = _text_codes(np.array(["b", "a", "b"], dtype=object))
+    >>> texts[codes].tolist()
+    ['b', 'a', 'b']
+    >>> _text_codes(np.array([1, True, "1"], dtype=object))[1].tolist()
+    ['1', 'True', '1']
+    """
+    import pandas as pd
+
+    if len(column) and pd.api.types.infer_dtype(column, skipna=False) == "string":
+        codes, distinct = pd.factorize(column)
+        return codes, np.asarray(distinct, dtype=object).astype(str)
+    return None, column.astype(str)
 
 
 def _rate_classes(n_classes: int) -> list[int]:
