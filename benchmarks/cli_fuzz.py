@@ -14,7 +14,11 @@ random non-default options of the drawn method (rule type, rule class, threshold
 literals, passes, partition size and backend; CDPR's alpha, beta, gamma, delta, miner and
 exact backend; one-hot categories, balanced class weights, a time limit, a weight column,
 an excluded column), and ``--sweep`` runs ``satrules sweep`` (a two-point grid of the
-method's main parameter, 2-3 splits, ``--n-jobs`` 1 or 2) instead.  Session 74's runs
+method's main parameter, 2-3 splits, ``--n-jobs`` 1 or 2) instead.  ``--encode`` (with
+``--method`` among ``imli``, ``imlib``, ``cdprl``) runs ``encode`` on at most 200 rows
+of each set (one exact problem of the whole file), ``solve --timeout 60`` on the WCNF
+file, ``decode`` of its answer and ``predict`` with the decoded rules; ``--options``
+adds random ``encode`` options there.  Session 74's runs
 found a flag of another method's parameter named by the estimator parameter behind it,
 a sweep's warnings shown once per task (by joblib's workers, with joblib's source line)
 and a sweep's output path checked only after the sweep.  Session 73's runs of this kind
@@ -29,6 +33,8 @@ Usage::
         --options --seed 41 --n 60 --out cli_fuzz_options
     python benchmarks/cli_fuzz.py --method imli,imlib,cdpr-gra,cdpr-gdy --sweep \
         --seed 51 --n 40 --out cli_fuzz_sweep
+    python benchmarks/cli_fuzz.py --method imli,imlib,cdprl --encode --options \
+        --seed 61 --n 40 --out cli_fuzz_encode
 
 Results: ``benchmarks/results/<out>.md`` (the counts, then every error and crash).
 """
@@ -48,8 +54,9 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def _run(args: list[str]) -> tuple[str, str]:
-    """Run ``satrules`` with ``args``; return (``ok``/``error``/``crash``, the message)."""
+def _run(args: list[str], stdout: Path | None = None) -> tuple[str, str]:
+    """Run ``satrules`` with ``args``; return (``ok``/``error``/``crash``, the message);
+    what it printed is written to ``stdout`` when given."""
     from satrules.cli import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -59,6 +66,8 @@ def _run(args: list[str]) -> tuple[str, str]:
     except BaseException as exc:   # noqa: BLE001 - a crash is what this looks for
         return "crash", f"{type(exc).__name__}: {exc}"[:300] + " " + \
             traceback.format_exc().splitlines()[-3].strip()
+    if stdout is not None:
+        stdout.write_text(out.getvalue())
     lines = [line for line in err.getvalue().splitlines() if "error" in line.lower()]
     if rc == 0:
         return "ok", ""
@@ -137,6 +146,41 @@ def _options(rnd: random.Random, method: str, frame, target: str) -> list[str]:
     return opts
 
 
+def _encode_options(rnd: random.Random, method: str, frame, target: str,
+                    options: bool) -> list[str]:
+    """``encode`` options of ``method`` (``imli``, ``imlib``, ``cdprl``): ``--positive``
+    where the target has more than two classes (it is required there), and with
+    ``options`` random non-default ones, as :func:`_options` draws them."""
+    opts: list[str] = []
+
+    def maybe(p: float, *option: str) -> None:
+        if options and rnd.random() < p:
+            opts.extend(option)
+
+    if method in ("imli", "imlib"):
+        classes = sorted(map(str, frame[target].dropna().unique()))
+        if len(classes) > 2:
+            opts += ["--positive", rnd.choice(classes)]
+        else:
+            maybe(.3, "--positive", rnd.choice(classes))
+        maybe(.3, "--n-rules", str(rnd.randint(1, 3)))
+        if method == "imli":
+            maybe(.3, "--rule-type", "cnf")
+        else:
+            maybe(.3, "--max-literals", str(rnd.randint(1, 3)))
+        maybe(.3, "--thresholds", rnd.choice(["quantile", "both"]))
+    else:
+        maybe(.3, "--gamma", str(rnd.randint(1, 6)))
+        maybe(.3, "--alpha", str(rnd.choice([0.5, 0.7, 0.9])))
+        maybe(.3, "--beta", str(rnd.choice([0.1, 0.5])))
+        maybe(.2, "--miner", rnd.choice(["gbdt", "rf"]))
+        maybe(.2, "--delta", str(rnd.randint(1, 4)))
+    maybe(.3, "--categories", "onehot")
+    maybe(.3, "--class-weight", "balanced")
+    maybe(.3, "--format", "legacy")
+    return opts
+
+
 #: the swept parameter of each method (``--sweep``)
 _GRIDS = {"imli": "n_rules=1,2", "imlib": "max_literals_per_rule=2,3", "cdpr-gra": "gamma=2,4",
           "cdpr-gdy": "beta=0.1,0.5", "cdpr-exact": "gamma=2,4"}
@@ -151,14 +195,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="random non-default options of the method drawn")
     parser.add_argument("--sweep", action="store_true",
                         help="run satrules sweep instead of learn, predict and report")
+    parser.add_argument("--encode", action="store_true",
+                        help="run encode (--method imli, imlib or cdprl), solve, decode and "
+                             "predict instead, on at most 200 rows of each set")
     parser.add_argument("--seed", type=int, default=11, help="seed of the draws")
     parser.add_argument("--n", type=int, default=60, help="number of sets drawn")
     parser.add_argument("--out", default="cli_fuzz", help="results/<out>.md")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     rnd = random.Random(args.seed)
-    steps = ("sweep",) if args.sweep else \
-        ("learn", "predict --explain", "predict later", "report")
+    steps = ("sweep",) if args.sweep else ("encode", "solve", "decode", "predict") \
+        if args.encode else ("learn", "predict --explain", "predict later", "report")
     counts = {step: {"ok": 0, "error": 0, "crash": 0} for step in steps}
     notes = []
     methods = args.method.split(",")
@@ -166,11 +213,28 @@ def main(argv: list[str] | None = None) -> int:
         for package, item, frame, target in _draw(rnd, args.n):
             base = Path(tmp) / f"{package}_{item}"
             data, rules = f"{base}.csv", f"{base}.json"
+            if args.encode:   # one exact problem of the whole file: kept small
+                frame = frame.sample(min(len(frame), 200), random_state=0)
             frame.to_csv(data, index=False)
             # one method: no draw, so that session 73's seeds give the same runs
             method = rnd.choice(methods) if len(methods) > 1 else methods[0]
-            opts = _options(rnd, method, frame, target) if args.options else []
-            if args.sweep:
+            opts = _options(rnd, method, frame, target) if args.options and \
+                not args.encode else []
+            if args.encode:
+                opts = _encode_options(rnd, method, frame, target, args.options)
+                model, layout, answer = f"{base}.wcnf", f"{base}_layout.json", \
+                    Path(f"{base}_answer.txt")
+                results = [_run(["encode", data, "--target", target, "--method", method,
+                                 "--drop-unlabelled", "--out", model, "--layout", layout,
+                                 *opts])]
+                if results[-1][0] == "ok":
+                    results.append(_run(["solve", model, "--timeout", "60"], stdout=answer))
+                if results[-1][0] == "ok":
+                    results.append(_run(["decode", model, str(answer), "--layout", layout,
+                                         "--out", rules]))
+                if len(results) == 3 and results[-1][0] == "ok":
+                    results.append(_run(["predict", rules, data, "--out", f"{base}_p.csv"]))
+            elif args.sweep:
                 opts += ["--grid", _GRIDS[method], "--n-splits", str(rnd.choice([2, 3])),
                          "--n-jobs", str(rnd.choice([1, 2]))]
                 results = [_run(["sweep", data, "--target", target, "--method", method,
@@ -179,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 results = [_run(["learn", data, "--target", target, "--method", method,
                                  "-q", "--drop-unlabelled", "--out", rules, *opts])]
-            if results[0][0] == "ok" and not args.sweep:
+            if results[0][0] == "ok" and not args.sweep and not args.encode:
                 later = frame.sample(frac=0.5, random_state=1).drop(columns=[target])
                 later = later[rnd.sample(list(later.columns), len(later.columns))]
                 later.to_csv(f"{base}_later.csv", index=False)

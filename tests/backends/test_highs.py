@@ -13,7 +13,8 @@ from satrules.ir import Model, Status
 from tests.strategies import tiny_models
 
 needs_highs = pytest.mark.skipif(not HiGHSBackend.available(),
-                                 reason="highspy is not installed (a satrules dependency: pip install highspy)")
+                                 reason="highspy is not installed (a satrules "
+                                        "dependency: pip install highspy)")
 
 
 def _hard_coverage_model(n_rules: int = 60, n_groups: int = 400, seed: int = 0) -> Model:
