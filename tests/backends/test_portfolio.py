@@ -186,7 +186,7 @@ def test_missing_member_engine(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "highspy" else real(name, *a))
-    with pytest.raises(BackendUnavailableError, match=r"satrules\[highs\]"):
+    with pytest.raises(BackendUnavailableError, match=r"pip install highspy"):
         PortfolioBackend(backends=["highs"])
     assert all(name != "highs" for name, _ in PortfolioBackend().members)
 
